@@ -1,0 +1,67 @@
+/**
+ * The engine's public vocabulary. Everything above the engine (solver pool, content script, popup, CLI)
+ * speaks in these types; the bitboard stays an internal detail of the engine.
+ *
+ * Pure TypeScript: no DOM, no chrome.*, no Node-only APIs.
+ */
+
+export const DIRECTIONS = ['up', 'down', 'left', 'right'] as const;
+export type Direction = (typeof DIRECTIONS)[number];
+
+/** A board as a page shows it: tile values row-major from the top-left, 0 for an empty cell. */
+export interface Grid {
+  readonly rows: number;
+  readonly cols: number;
+  readonly cells: readonly number[];
+}
+
+export const STRATEGY_NAMES = ['expectimax', 'montecarlo', 'minimax', 'greedy', 'priority', 'random'] as const;
+export type StrategyName = (typeof STRATEGY_NAMES)[number];
+
+export interface SearchOptions {
+  /** Think-time budget in milliseconds (iterative deepening returns the best completed depth). */
+  readonly timeMs?: number;
+  /** Fixed search depth (move layers); overrides the time budget where a strategy has depth. */
+  readonly depth?: number;
+  /** Monte-Carlo playouts per legal move (default 100, at most 100 000). */
+  readonly playouts?: number;
+  /** Seed for strategies that draw random numbers (montecarlo, greedy spawn sampling, random). */
+  readonly seed?: number;
+  /** Restrict the root moves searched: the worker pool splits one search over workers this way. */
+  readonly rootMoves?: readonly Direction[];
+  /** Expectimax: follow SOLVER.md's reference configuration exactly (no time budget, reference depth). */
+  readonly reference?: boolean;
+  /** Expectimax: log2 of the transposition-table capacity in entries (bounded memory). */
+  readonly ttSizeLog2?: number;
+}
+
+/** Value of each legal move (higher is better); illegal moves are absent. */
+export type MoveValues = Partial<Record<Direction, number>>;
+
+export interface MoveChoice {
+  readonly strategy: StrategyName;
+  /** The chosen move, or null when no move changes the board (game over). */
+  readonly move: Direction | null;
+  readonly values: MoveValues;
+  /** Search depth reached (completed), in move layers; 0 where a strategy has no depth. */
+  readonly depth: number;
+  /** Nodes (or moves applied) the search visited. */
+  readonly nodes: number;
+  /** Wall time in milliseconds. */
+  readonly ms: number;
+  /** Expectimax with iterative deepening: values at each completed depth (index = depth). */
+  readonly valuesByDepth?: readonly MoveValues[];
+  /** Monte-Carlo: playouts per move, so that partial results from several workers can be merged. */
+  readonly samples?: number;
+}
+
+export interface Strategy {
+  readonly name: StrategyName;
+  readonly label: string;
+  readonly description: string;
+  /**
+   * Choose a move. Resolves with the choice; rejects with the signal's reason (an AbortError) when the
+   * signal is aborted. Long searches yield to the event loop between iterations so an abort is seen.
+   */
+  chooseMove(grid: Grid, options?: SearchOptions, signal?: AbortSignal): Promise<MoveChoice>;
+}
