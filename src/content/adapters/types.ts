@@ -1,0 +1,62 @@
+/**
+ * The site-adapter contract. One file per page shape in this folder; the driver (src/content/driver.ts)
+ * asks every adapter how confident it is that it can play the page, uses the most confident one, tells
+ * the user which, and falls back in order of confidence.
+ */
+import type { Direction, Grid } from '../../engine/types';
+
+export type GameStatus = 'playing' | 'won' | 'over' | 'unknown';
+
+/** One reading of the page: the board, the score where the page shows one, and the game's status. */
+export interface BoardReading {
+  readonly grid: Grid;
+  readonly score: number | null;
+  readonly status: GameStatus;
+}
+
+/** A board that cannot be read completely is an error naming what (and which cell) went wrong. */
+export class BoardReadError extends Error {
+  override name = 'BoardReadError';
+}
+
+export type SettleResult =
+  /** The page shows a new, stable board. */
+  | { readonly kind: 'changed'; readonly reading: BoardReading }
+  /** The page did not react to the move within the time allowed. */
+  | { readonly kind: 'ignored' };
+
+/** What an adapter may use: the page, and the main-world bridge where one is injected. */
+export interface AdapterContext {
+  readonly document: Document;
+  readonly window: Window;
+  /** Sends a request to the main-world script; undefined where no bridge is available (unit tests). */
+  readonly bridge?: PageBridge;
+}
+
+/** Request/response channel to the main-world script (src/page/), nonce-checked on both sides. */
+export interface PageBridge {
+  request<T = unknown>(type: string, payload?: unknown, timeoutMs?: number): Promise<T>;
+  /** Subscribe to pushes from the main world (e.g. a game store's state); returns an unsubscribe. */
+  on(type: string, listener: (payload: unknown) => void): () => void;
+}
+
+export interface Adapter {
+  readonly name: string;
+  /** Confidence in [0, 1] that this adapter can read and play the page; 0 = not this page. */
+  detect(): Promise<number>;
+  /** The board as shown now; throws BoardReadError when it cannot be read completely. */
+  readBoard(): BoardReading;
+  /** Play one move on the page (synthetic key, or the game's own move function). */
+  sendMove(direction: Direction): Promise<void>;
+  /** Resolves when the board is stable and differs from `previous`, or says the move was ignored. */
+  settled(previous: Grid, timeoutMs: number): Promise<SettleResult>;
+  /** Dismiss the "You win!" overlay and keep playing; false where the page has no such control. */
+  continueAfterWin(): Promise<boolean>;
+  /** Start a new game. */
+  newGame(): Promise<void>;
+}
+
+export interface AdapterFactory {
+  readonly name: string;
+  create(context: AdapterContext): Adapter;
+}
