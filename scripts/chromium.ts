@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import type { BrowserContext, Worker } from 'playwright-core';
+import type { BrowserContext, Page, Worker } from 'playwright-core';
 
 /** The one line printed when no browser is found. */
 export const MISSING_BROWSER_MESSAGE =
@@ -125,4 +125,26 @@ export async function launchWithExtension(options: LaunchOptions): Promise<Exten
     await close();
     throw err;
   }
+}
+
+/** Ids of the tabs whose URL starts with `urlPrefix` (asked of the extension's service worker). */
+export async function tabIdsAt(browser: ExtensionBrowser, urlPrefix: string): Promise<number[]> {
+  const worker = await browser.serviceWorker();
+  return worker.evaluate((u) => chrome.tabs.query({ url: `${u}*` }).then((tabs) => tabs.map((t) => t.id ?? -1)), urlPrefix);
+}
+
+/**
+ * Open an extension page (e.g. the popup with `?tabId=N`) in its own popup window and return it.
+ * Its own window keeps both it and the game tab visible: a background tab's requestAnimationFrame is
+ * throttled to a few frames per second, which would slow down games that animate.
+ */
+export async function openExtensionWindow(browser: ExtensionBrowser, path: string): Promise<Page> {
+  const url = `chrome-extension://${browser.extensionId}/${path}`;
+  const worker = await browser.serviceWorker();
+  const [page] = await Promise.all([
+    browser.context.waitForEvent('page', { predicate: (p: Page) => p.url() === url }),
+    worker.evaluate((u) => chrome.windows.create({ url: u, type: 'popup', width: 420, height: 640 }).then(() => true), url),
+  ]);
+  await page.waitForLoadState('load');
+  return page;
 }

@@ -16,7 +16,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page, Worker } from 'playwright-core';
-import { launchWithExtension } from '../../../scripts/chromium';
+import { launchWithExtension, openExtensionWindow } from '../../../scripts/chromium';
 import type { ExtensionBrowser } from '../../../scripts/chromium';
 import { startStaticServer } from '../../../scripts/static-server';
 import type { StaticServer } from '../../../scripts/static-server';
@@ -168,12 +168,7 @@ export class E2ESession {
   /** Open (or re-open) the popup for `tabId` in its own window; returns the popup page. */
   async openPopup(tabId: number): Promise<Page> {
     if (this.popupPage && !this.popupPage.isClosed()) await this.popupPage.close();
-    const url = `chrome-extension://${this.extensionId}/${POPUP_PATH}?tabId=${tabId}`;
-    const [popup] = await Promise.all([
-      this.context.waitForEvent('page', { predicate: (p) => p.url().startsWith(`chrome-extension://${this.extensionId}/`) }),
-      this.inExtension((u) => chrome.windows.create({ url: u, type: 'popup', width: 420, height: 640 }).then(() => true), url),
-    ]);
-    await popup.waitForLoadState('load');
+    const popup = await openExtensionWindow(this.browser, `${POPUP_PATH}?tabId=${tabId}`);
     this.popupPage = popup;
     return popup;
   }
