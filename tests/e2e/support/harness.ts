@@ -187,20 +187,34 @@ export class E2ESession {
   }
 
   /**
-   * Stop the extension's service worker the way Chromium does when it idles: close its target over the
-   * DevTools protocol (Chromium does not stop an idle worker while a test driver is attached).
-   * Returns once the old worker is gone.
+   * Stop the extension's service worker as Chromium does when it idles (Chromium does not stop an idle
+   * worker while a test driver is attached): `ServiceWorker.stopWorker` over the DevTools protocol, which
+   * reports the version "stopped" at once; returns then. A running extension wakes a new instance within
+   * milliseconds. Playwright's worker handle follows the new instance (it may close a few seconds later;
+   * `inExtension` then moves to the newest handle).
    */
   async stopServiceWorker(anyPage: Page): Promise<void> {
+    const ours = `chrome-extension://${this.extensionId}/`;
     const cdp = await this.context.newCDPSession(anyPage);
     try {
-      const { targetInfos } = await cdp.send('Target.getTargets');
-      const worker = targetInfos.find((t) => t.type === 'service_worker' && t.url.startsWith(`chrome-extension://${this.extensionId}/`));
-      if (!worker) throw new Error('No service worker target of the extension to stop');
-      const before = this.context.serviceWorkers().find((w) => w.url() === worker.url);
-      const closed = before ? new Promise<void>((done) => before.once('close', () => done())) : Promise.resolve();
-      await cdp.send('Target.closeTarget', { targetId: worker.targetId });
-      await Promise.race([closed, sleep(5_000)]);
+      const running = new Map<string, string>();
+      let stopped = false;
+      cdp.on('ServiceWorker.workerVersionUpdated', (event) => {
+        for (const version of event.versions) {
+          if (!version.scriptURL.startsWith(ours)) continue;
+          if (version.runningStatus === 'stopped') stopped = true;
+          running.set(version.versionId, version.runningStatus);
+        }
+      });
+      await cdp.send('ServiceWorker.enable');
+      const versionId = await waitFor(
+        async () => [...running].find(([, status]) => status === 'running')?.[0],
+        (id) => id !== undefined,
+        { what: 'the running service worker version', timeoutMs: 5_000 },
+      );
+      await cdp.send('ServiceWorker.stopWorker', { versionId: versionId as string });
+      await waitFor(async () => stopped, (s) => s, { what: 'the service worker to stop', timeoutMs: 5_000 });
+      await cdp.send('ServiceWorker.disable').catch(() => undefined);
     } finally {
       await cdp.detach().catch(() => undefined);
     }
