@@ -223,12 +223,14 @@ export class E2ESession {
 
 /** Click a popup button by its accessible name ("Solve", "Stop", "Step", "Hint"). */
 export async function clickButton(popup: Page, name: string): Promise<void> {
-  await popup.getByRole('button', { name, exact: true }).click();
+  const exact = popup.getByRole('button', { name, exact: true });
+  const button = (await exact.count()) > 0 ? exact : popup.getByRole('button', { name });
+  await button.click();
 }
 
 /** Choose a strategy in the popup's "Strategy" select. */
 export async function selectStrategy(popup: Page, strategy: string): Promise<void> {
-  await popup.getByLabel('Strategy').selectOption(strategy);
+  await popup.getByLabel('Strategy', { exact: true }).selectOption(strategy);
 }
 
 /** The visible text of the popup. */
