@@ -3,7 +3,7 @@
  * Hint, strategy switching, and a page without a game. One browser for the whole file; each test starts
  * a fresh game (localStorage cleared) and a fresh popup window for the game's tab.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   E2ESession,
   FAST_SETTINGS,
@@ -31,6 +31,10 @@ let session: E2ESession;
 beforeAll(async () => {
   session = await E2ESession.start();
   await session.setSettings(FAST_SETTINGS);
+});
+
+beforeEach(({ task, onTestFailed }) => {
+  onTestFailed(() => session?.saveArtifacts(`${task.file?.name ?? ''} ${task.name}`));
 });
 
 afterAll(async () => {

@@ -3,7 +3,7 @@
  * autopilot's back, the service worker is stopped mid-game, the page is reloaded mid-game.
  * One browser for the whole file; each test starts a fresh game and a fresh popup window.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { E2ESession, FAST_SETTINGS, clickButton, keysSeen, sleep, waitFor, waitForPopupText } from './support/harness';
 import type { GameTab } from './support/harness';
@@ -14,6 +14,10 @@ let session: E2ESession;
 beforeAll(async () => {
   session = await E2ESession.start();
   await session.setSettings(FAST_SETTINGS);
+});
+
+beforeEach(({ task, onTestFailed }) => {
+  onTestFailed(() => session?.saveArtifacts(`${task.file?.name ?? ''} ${task.name}`));
 });
 
 afterAll(async () => {

