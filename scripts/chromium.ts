@@ -146,5 +146,6 @@ export async function openExtensionWindow(browser: ExtensionBrowser, path: strin
     worker.evaluate((u) => chrome.windows.create({ url: u, type: 'popup', width: 420, height: 640 }).then(() => true), url),
   ]);
   await page.waitForLoadState('load');
+  await page.setViewportSize({ width: 420, height: 640 });
   return page;
 }
