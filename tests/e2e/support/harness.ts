@@ -210,6 +210,26 @@ export class E2ESession {
   }
 
   /**
+   * Wait until the run is at rest: not running, not thinking or moving, and the move count unchanged
+   * over `stableMs` (a move under way when Stop arrived may still land and be reported).
+   */
+  async waitForRest(tabId: number, options: WaitOptions & { stableMs?: number } = {}): Promise<RunStatus> {
+    let previous: RunStatus | null = null;
+    const atRest = (s: RunStatus | null): boolean => s !== null && !s.running && s.state !== 'thinking' && s.state !== 'moving';
+    return (await waitFor(
+      async () => {
+        await sleep(options.stableMs ?? 400);
+        const now = await this.status(tabId);
+        const stable = previous !== null && now !== null && now.moves === previous.moves && atRest(previous) && atRest(now);
+        previous = now;
+        return stable ? now : null;
+      },
+      (s) => s !== null,
+      { what: 'the run to come to rest', timeoutMs: 15_000, ...options },
+    )) as RunStatus;
+  }
+
+  /**
    * Stop the extension's service worker as Chromium does when it idles (Chromium does not stop an idle
    * worker while a test driver is attached): `ServiceWorker.stopWorker` over the DevTools protocol, which
    * reports the version "stopped" at once; returns then. A running extension wakes a new instance within
