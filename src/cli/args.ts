@@ -1,0 +1,136 @@
+/**
+ * Command-line parsing shared by play, solve and bench (node:util parseArgs, strict).
+ *
+ * Every bad input becomes a UsageError; `runCli` prints it as ONE line `error: ...` on stderr and exits
+ * with status 2. `--help` prints the command's usage on stdout and exits 0.
+ */
+import { parseArgs } from 'node:util';
+import { STRATEGY_NAMES } from '../engine/types';
+import type { StrategyName } from '../engine/types';
+
+/** Bad input from the user: reported as one line and exit status 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/** `--help` was given: the usage goes to stdout and the command exits 0. */
+export class HelpRequested extends Error {
+  override readonly name = 'HelpRequested';
+}
+
+export interface OptionSpec {
+  readonly type: 'string' | 'boolean';
+  readonly short?: string;
+}
+export type OptionSpecs = Readonly<Record<string, OptionSpec>>;
+
+export const EXIT_USAGE = 2;
+export const EXIT_FAILURE = 1;
+
+/** Collapse any message to one line (parseArgs and RangeError messages are already one line, mostly). */
+export function oneLine(message: string): string {
+  return message.replace(/\s+/g, ' ').trim();
+}
+
+/** Parsed options with typed, validating accessors (each throws a UsageError naming the option). */
+export class ParsedArgs {
+  constructor(private readonly values: Readonly<Record<string, string | boolean | undefined>>) {}
+
+  flag(name: string): boolean {
+    return this.values[name] === true;
+  }
+
+  string(name: string): string | undefined {
+    const value = this.values[name];
+    return typeof value === 'string' ? value : undefined;
+  }
+
+  has(name: string): boolean {
+    return this.values[name] !== undefined;
+  }
+
+  /** An integer option in [min, max]; `fallback` when absent. */
+  int(name: string, range: { min: number; max: number }, fallback?: number): number | undefined {
+    const text = this.string(name);
+    if (text === undefined) return fallback;
+    return parseIntegerOption(`--${name}`, text, range);
+  }
+
+  strategy(name = 'strategy', fallback: StrategyName = 'expectimax'): StrategyName {
+    const text = this.string(name);
+    return text === undefined ? fallback : parseStrategyName(text);
+  }
+}
+
+export function parseIntegerOption(label: string, text: string, range: { min: number; max: number }): number {
+  if (!/^[+-]?\d+$/.test(text.trim())) throw new UsageError(`${label} must be an integer, got "${text}"`);
+  const value = Number(text.trim());
+  if (!Number.isSafeInteger(value) || value < range.min || value > range.max) {
+    throw new UsageError(`${label} must be between ${range.min} and ${range.max}, got ${text.trim()}`);
+  }
+  return value;
+}
+
+export function parseStrategyName(text: string): StrategyName {
+  const found = STRATEGY_NAMES.find((name) => name === text);
+  if (!found) throw new UsageError(`unknown strategy "${text}" (expected one of: ${STRATEGY_NAMES.join(', ')})`);
+  return found;
+}
+
+/**
+ * Parse argv strictly against `specs` (plus --help/-h). Unknown flags, missing values, positionals and
+ * repeated options are UsageErrors.
+ */
+export function parseCommandLine(argv: readonly string[], specs: OptionSpecs): ParsedArgs {
+  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = { help: { type: 'boolean', short: 'h' } };
+  for (const [name, spec] of Object.entries(specs)) options[name] = { ...spec };
+  let values: Record<string, string | boolean | (string | boolean)[] | undefined>;
+  try {
+    values = parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }).values;
+  } catch (error) {
+    throw new UsageError(oneLine(error instanceof Error ? error.message : String(error)));
+  }
+  if (values.help === true) throw new HelpRequested('help');
+  const flat: Record<string, string | boolean | undefined> = {};
+  for (const [name, value] of Object.entries(values)) {
+    if (Array.isArray(value)) throw new UsageError(`--${name} given more than once`);
+    flat[name] = value;
+  }
+  return new ParsedArgs(flat);
+}
+
+export interface CliIo {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  readonly exit: (code: number) => void;
+}
+
+const processIo: CliIo = {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+  exit: (code) => {
+    process.exit(code);
+  },
+};
+
+/**
+ * Run a command's main: --help → usage on stdout, exit 0; UsageError → `error: ...` on stderr, exit 2;
+ * any other failure → `error: ...`, exit 1. Returns the exit status it set.
+ */
+export async function runCli(usage: string, main: () => Promise<void>, io: CliIo = processIo): Promise<number> {
+  let code = 0;
+  try {
+    await main();
+  } catch (error) {
+    if (error instanceof HelpRequested) {
+      io.stdout(usage.endsWith('\n') ? usage : `${usage}\n`);
+      code = 0;
+    } else {
+      const message = error instanceof Error ? error.message : String(error);
+      io.stderr(`error: ${oneLine(message)}\n`);
+      code = error instanceof UsageError ? EXIT_USAGE : EXIT_FAILURE;
+    }
+  }
+  io.exit(code);
+  return code;
+}

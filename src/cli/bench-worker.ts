@@ -1,0 +1,31 @@
+/** A bench worker thread: plays the games the main thread hands it, one at a time. */
+import { parentPort } from 'node:worker_threads';
+import { maxTile } from '../engine/index';
+import type { PlayGameRequest, WorkerReply } from './bench-protocol';
+import { playGame } from './game';
+
+const PROGRESS_INTERVAL_MS = 1000;
+
+const port = parentPort;
+if (!port) throw new Error('bench-worker must run in a worker thread');
+
+function reply(message: WorkerReply): void {
+  port?.postMessage(message);
+}
+
+port.on('message', (request: PlayGameRequest) => {
+  if (request.type !== 'play') return;
+  let lastProgress = performance.now();
+  playGame(request.index, request.seed, request.settings, {
+    onState: (state) => {
+      const now = performance.now();
+      if (now - lastProgress < PROGRESS_INTERVAL_MS) return;
+      lastProgress = now;
+      reply({ type: 'progress', index: request.index, moves: state.moves, maxTile: maxTile(state.grid) });
+    },
+  }).then(
+    ({ grid: _grid, ...result }) => reply({ type: 'result', result }),
+    (error: unknown) =>
+      reply({ type: 'error', index: request.index, message: error instanceof Error ? error.message : String(error) }),
+  );
+});

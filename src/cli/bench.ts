@@ -1,0 +1,303 @@
+/**
+ * npm run bench -- --strategy S --games N --seed K [--jobs J] [--target TILE] [--depth D] [--time-ms T]
+ *                  [--playouts P] [--runs R] [--size N] [--json]
+ * npm run bench -- --positions FILE.tsv [--limit N] [--json]
+ */
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { STRATEGY_NAMES, getStrategy, legalMoves } from '../engine/index';
+import type { Direction, SearchOptions, StrategyName } from '../engine/index';
+import { ParsedArgs, UsageError, parseCommandLine, runCli } from './args';
+import { runGamesInWorkers } from './bench-pool';
+import type { BenchProgress } from './bench-pool';
+import type { GameSettings } from './game';
+import { PositionsFormatError, compareWithReference, parsePositionsTsv } from './positions';
+import type { ReferencePosition, SearchedPosition } from './positions';
+import { REACH_TILES, median, summarizeBench } from './stats';
+import type { BenchSummary } from './stats';
+import { formatNumber, formatPercent, formatTable } from './table';
+
+const USAGE = `Usage:
+  npm run bench -- --strategy S --games N --seed K [--jobs J] [--target TILE] [--depth D]
+                   [--time-ms T] [--playouts P] [--runs R] [--size N] [--json]
+  npm run bench -- --positions FILE.tsv [--limit N] [--json]
+
+Strength bench: plays N games (game i seeded from K and i: the result does not depend on --jobs) on J
+worker threads (default: all cores), each to game over or until its best tile reaches --target.
+Prints the share of games reaching 256..32768, score and move statistics and think time per move;
+--json prints one JSON object as the last line of stdout. --runs R repeats the bench R times.
+
+Positions bench: searches every position of a reference file (tests/fixtures/reference/
+expectimax-positions.tsv) with the reference expectimax, one root move at a time, on one thread, and
+compares best moves, move values and move-execution counts with the file.
+
+Options:
+  --strategy S   ${STRATEGY_NAMES.join(' | ')} (default expectimax)
+  --games N      games to play (default 10)         --seed K     base seed (default 1)
+  --jobs J       worker threads (default ${availableParallelism()})         --target TILE  stop a game at this tile
+  --depth D      search depth                        --time-ms T  think time per move
+  --playouts P   Monte-Carlo playouts per move      --runs R     repeat the bench R times (default 1)
+  --size N       board size N x N (default 4)       --json       JSON summary as the last stdout line
+  --positions F  reference positions file           --limit N    only the first N positions
+  -h, --help     this help
+`;
+
+const OPTIONS = {
+  strategy: { type: 'string' },
+  games: { type: 'string' },
+  seed: { type: 'string' },
+  jobs: { type: 'string' },
+  target: { type: 'string' },
+  depth: { type: 'string' },
+  'time-ms': { type: 'string' },
+  playouts: { type: 'string' },
+  runs: { type: 'string' },
+  size: { type: 'string' },
+  json: { type: 'boolean' },
+  positions: { type: 'string' },
+  limit: { type: 'string' },
+} as const;
+
+const STRENGTH_ONLY = ['strategy', 'games', 'seed', 'jobs', 'target', 'depth', 'time-ms', 'playouts', 'runs', 'size'];
+
+const isTty = process.stderr.isTTY === true;
+let progressShown = false;
+
+function progress(text: string, final = false): void {
+  if (isTty) {
+    process.stderr.write(`\r\x1b[2K${text}${final ? '\n' : ''}`);
+    progressShown = !final;
+  } else if (final) {
+    process.stderr.write(`${text}\n`);
+  }
+}
+
+function endProgress(): void {
+  if (isTty && progressShown) process.stderr.write('\n');
+  progressShown = false;
+}
+
+export function searchOptionsFrom(args: ParsedArgs): SearchOptions {
+  const options: { depth?: number; timeMs?: number; playouts?: number } = {};
+  const depth = args.int('depth', { min: 1, max: 12 });
+  const timeMs = args.int('time-ms', { min: 1, max: 600_000 });
+  const playouts = args.int('playouts', { min: 1, max: 100_000 });
+  if (depth !== undefined) options.depth = depth;
+  if (timeMs !== undefined) options.timeMs = timeMs;
+  if (playouts !== undefined) options.playouts = playouts;
+  return options;
+}
+
+function parseTarget(args: ParsedArgs): number | undefined {
+  const target = args.int('target', { min: 4, max: 131_072 });
+  if (target !== undefined && (target & (target - 1)) !== 0) throw new UsageError(`--target must be a power of two, got ${target}`);
+  return target;
+}
+
+function describeOptions(strategy: StrategyName, options: SearchOptions, target: number | undefined, size: number): string {
+  const parts = [`strategy ${strategy}`];
+  if (options.depth !== undefined) parts.push(`depth ${options.depth}`);
+  if (options.timeMs !== undefined) parts.push(`time ${options.timeMs} ms`);
+  if (options.playouts !== undefined) parts.push(`playouts ${options.playouts}`);
+  if (target !== undefined) parts.push(`target ${target}`);
+  if (size !== 4) parts.push(`board ${size}x${size}`);
+  return parts.join(', ');
+}
+
+function printSummary(summary: BenchSummary, seconds: number): void {
+  const lines: string[] = [];
+  lines.push(
+    ...formatTable(
+      [{ header: 'reach', align: 'left' }, ...REACH_TILES.map((tile) => ({ header: String(tile) }))],
+      [['games', ...REACH_TILES.map((tile) => formatPercent(summary.reach[String(tile)] ?? 0))]],
+    ),
+  );
+  lines.push('');
+  const row = (name: string, s: { min: number; median: number; mean: number; max: number }): string[] => [
+    name,
+    formatNumber(s.min),
+    formatNumber(s.median),
+    formatNumber(s.mean, 1),
+    formatNumber(s.max),
+  ];
+  lines.push(
+    ...formatTable(
+      [{ header: '', align: 'left' }, { header: 'min' }, { header: 'median' }, { header: 'mean' }, { header: 'max' }],
+      [row('score', summary.score), row('moves', summary.movesPerGame)],
+    ),
+  );
+  lines.push('');
+  lines.push(`best tile: median ${formatNumber(summary.maxTile.median)}, max ${formatNumber(summary.maxTile.max)}`);
+  lines.push(`think time: ${summary.msPerMove.toFixed(3)} ms/move; wall ${seconds.toFixed(1)} s`);
+  if (summary.stuck > 0) lines.push(`warning: ${summary.stuck} game(s) ended because the strategy returned no usable move`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+async function strengthBench(args: ParsedArgs): Promise<void> {
+  const strategy = args.strategy();
+  const games = args.int('games', { min: 1, max: 1_000_000 }, 10) as number;
+  const seed = args.int('seed', { min: 0, max: 0xffffffff }, 1) as number;
+  const jobs = args.int('jobs', { min: 1, max: 256 }, availableParallelism()) as number;
+  const runs = args.int('runs', { min: 1, max: 1000 }, 1) as number;
+  const size = args.int('size', { min: 3, max: 8 }, 4) as number;
+  const target = parseTarget(args);
+  const options = searchOptionsFrom(args);
+  const settings: GameSettings = { strategy, options, target, rows: size, cols: size };
+  const json = args.flag('json');
+
+  process.stdout.write(
+    `bench: ${describeOptions(strategy, options, target, size)}; ${games} games, seed ${seed}, ${Math.min(jobs, games)} thread(s)\n`,
+  );
+  const perRun: { summary: BenchSummary; seconds: number }[] = [];
+  for (let run = 1; run <= runs; run++) {
+    const started = performance.now();
+    const runLabel = runs > 1 ? `run ${run}/${runs}: ` : '';
+    const onProgress = (p: BenchProgress): void => {
+      const best = Math.max(0, ...p.finished.map((g) => g.maxTile), ...[...p.running.values()].map((g) => g.maxTile));
+      const moves = [...p.running.values()].reduce((sum, g) => sum + g.moves, 0) + p.finished.reduce((s, g) => s + g.moves, 0);
+      const elapsed = (performance.now() - started) / 1000;
+      progress(`${runLabel}${p.done}/${p.total} games, ${moves} moves, best tile ${best}, ${elapsed.toFixed(1)} s`);
+    };
+    const results = await runGamesInWorkers({ games, seed, jobs, settings, onProgress });
+    const seconds = (performance.now() - started) / 1000;
+    endProgress();
+    const summary = summarizeBench(strategy, seed, results);
+    perRun.push({ summary, seconds });
+    if (runs > 1) process.stdout.write(`run ${run}/${runs}: wall ${seconds.toFixed(2)} s, ${summary.msPerMove.toFixed(3)} ms/move, mean score ${formatNumber(summary.score.mean, 1)}\n`);
+  }
+  const seconds = median(perRun.map((r) => r.seconds));
+  const msPerMove = median(perRun.map((r) => r.summary.msPerMove));
+  const first = perRun[0].summary;
+  printSummary({ ...first, msPerMove }, seconds);
+  if (runs > 1) process.stdout.write(`median over ${runs} runs: wall ${seconds.toFixed(2)} s, ${msPerMove.toFixed(3)} ms/move\n`);
+  if (json) {
+    const out = {
+      ...first,
+      msPerMove,
+      seconds,
+      jobs: Math.min(jobs, games),
+      options: { ...options, target: target ?? null, size },
+      runs: perRun.map((r) => ({ seconds: r.seconds, msPerMove: r.summary.msPerMove, meanScore: r.summary.score.mean })),
+    };
+    process.stdout.write(`${JSON.stringify(out)}\n`);
+  }
+}
+
+function readPositions(file: string): ReferencePosition[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(`cannot read ${file}${code === 'ENOENT' ? ': no such file' : code ? `: ${code}` : ''}`);
+  }
+  try {
+    return parsePositionsTsv(text);
+  } catch (error) {
+    if (error instanceof PositionsFormatError) throw new UsageError(`${file}: ${error.message}`);
+    throw error;
+  }
+}
+
+async function positionsBench(args: ParsedArgs): Promise<void> {
+  const given = STRENGTH_ONLY.filter((name) => args.has(name));
+  if (given.length > 0) throw new UsageError(`--${given[0]} does not apply with --positions`);
+  const file = args.string('positions') as string;
+  const limit = args.int('limit', { min: 1, max: 1_000_000 });
+  const all = readPositions(file);
+  const positions = limit === undefined ? all : all.slice(0, limit);
+  const expectimax = getStrategy('expectimax');
+  const json = args.flag('json');
+
+  let agree = 0;
+  let maxRelError = 0;
+  let moveExecutions = 0;
+  let referenceExecutions = 0;
+  let executionsMatched = 0;
+  let executionsCompared = 0;
+  const mismatches: string[][] = [];
+  const started = performance.now();
+  for (const [i, position] of positions.entries()) {
+    const ours: { values: Partial<Record<Direction, number>>; executions: Partial<Record<Direction, number>> } = {
+      values: {},
+      executions: {},
+    };
+    for (const dir of legalMoves(position.board)) {
+      const choice = await expectimax.chooseMove(position.board, { reference: true, rootMoves: [dir] });
+      ours.values[dir] = choice.values[dir] ?? 0;
+      ours.executions[dir] = choice.nodes;
+      moveExecutions += choice.nodes;
+    }
+    for (const count of Object.values(position.executions)) referenceExecutions += count;
+    const comparison = compareWithReference(position, ours as SearchedPosition);
+    if (comparison.bestAgrees) agree++;
+    maxRelError = Math.max(maxRelError, comparison.maxRelError);
+    executionsMatched += comparison.executionsMatched;
+    executionsCompared += comparison.executionsCompared;
+    if (!comparison.bestAgrees || comparison.executionsMatched !== comparison.executionsCompared) {
+      mismatches.push([
+        String(position.line),
+        position.best,
+        comparison.best ?? '-',
+        comparison.maxRelError.toExponential(2),
+        `${comparison.executionsMatched}/${comparison.executionsCompared}`,
+      ]);
+    }
+    const elapsed = (performance.now() - started) / 1000;
+    progress(`${i + 1}/${positions.length} positions, ${formatNumber(moveExecutions)} move executions, ${elapsed.toFixed(1)} s`);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  endProgress();
+  const lines: string[] = [`positions bench: ${file}, ${positions.length} positions, expectimax reference, 1 thread`];
+  if (mismatches.length > 0) {
+    lines.push('', `positions that differ (${mismatches.length}${mismatches.length > 20 ? ', first 20 shown' : ''}):`);
+    lines.push(
+      ...formatTable(
+        [{ header: 'line' }, { header: 'best', align: 'left' }, { header: 'ours', align: 'left' }, { header: 'rel.err' }, { header: 'execs equal' }],
+        mismatches.slice(0, 20),
+      ),
+    );
+  }
+  lines.push('');
+  lines.push(
+    ...formatTable(
+      [{ header: 'measure', align: 'left' }, { header: 'value' }],
+      [
+        ['best move agrees', `${agree}/${positions.length} (${formatPercent(agree / positions.length)})`],
+        ['max relative error of move values', maxRelError.toExponential(2)],
+        ['per-move execution counts equal', `${executionsMatched}/${executionsCompared}`],
+        ['move executions (ours)', formatNumber(moveExecutions)],
+        ['move executions (reference)', formatNumber(referenceExecutions)],
+        ['seconds', seconds.toFixed(2)],
+        ['ms per decision', ((seconds * 1000) / positions.length).toFixed(1)],
+        ['M move executions / s', (moveExecutions / seconds / 1e6).toFixed(2)],
+      ],
+    ),
+  );
+  process.stdout.write(`${lines.join('\n')}\n`);
+  if (json) {
+    const out = {
+      positions: positions.length,
+      agree: agree / positions.length,
+      maxRelError,
+      moveExecutions,
+      seconds,
+      msPerDecision: (seconds * 1000) / positions.length,
+      referenceMoveExecutions: referenceExecutions,
+      executionCountsMatched: executionsMatched,
+      executionCountsCompared: executionsCompared,
+    };
+    process.stdout.write(`${JSON.stringify(out)}\n`);
+  }
+}
+
+async function main(): Promise<void> {
+  const args = parseCommandLine(process.argv.slice(2), OPTIONS);
+  if (args.has('positions')) await positionsBench(args);
+  else {
+    if (args.has('limit')) throw new UsageError('--limit applies only with --positions');
+    await strengthBench(args);
+  }
+}
+
+await runCli(USAGE, main);

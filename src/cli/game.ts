@@ -1,0 +1,93 @@
+/** One game played by a strategy with the engine's rules: shared by `play` and the bench workers. */
+import { applyMove, createRng, getStrategy, isGameOver, legalMoves, maxTile, newGame, spawnRandomTile } from '../engine/index';
+import type { Direction, Grid, MoveChoice, SearchOptions, StrategyName } from '../engine/index';
+import { deriveSeed } from './seeds';
+import type { GameEnd, GameResult } from './stats';
+
+export interface GameSettings {
+  readonly strategy: StrategyName;
+  /** Search options for every move; `seed` is replaced by a per-move seed derived from the game's seed. */
+  readonly options: SearchOptions;
+  /** Stop when the best tile reaches this value (undefined: play to game over). */
+  readonly target?: number;
+  readonly rows?: number;
+  readonly cols?: number;
+}
+
+export interface GameState {
+  readonly grid: Grid;
+  readonly score: number;
+  readonly moves: number;
+  readonly thinkMs: number;
+  readonly lastMove: Direction | null;
+  readonly lastChoice: MoveChoice | null;
+}
+
+export interface GameHooks {
+  /** Called after the start position and after every move. */
+  readonly onState?: (state: GameState) => void;
+  /** Aborting ends the game with end 'stopped' (a search under way is cancelled). */
+  readonly signal?: AbortSignal;
+}
+
+export interface PlayedGame extends GameResult {
+  readonly grid: Grid;
+}
+
+function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true || (error instanceof Error && error.name === 'AbortError');
+}
+
+/**
+ * Play one game from the start position of `seed`. Tile spawns come from one RNG seeded by the game's seed;
+ * the strategy's own randomness from per-move seeds derived from it, so a game is a function of its seed
+ * (and of the search options: a time budget makes the result depend on the machine's speed).
+ */
+export async function playGame(index: number, seed: number, settings: GameSettings, hooks: GameHooks = {}): Promise<PlayedGame> {
+  const strategy = getStrategy(settings.strategy);
+  const rng = createRng(seed);
+  let grid = newGame(rng, settings.rows ?? 4, settings.cols ?? 4);
+  let score = 0;
+  let moves = 0;
+  let thinkMs = 0;
+  let end: GameEnd = 'game-over';
+  const { signal } = hooks;
+  hooks.onState?.({ grid, score, moves, thinkMs, lastMove: null, lastChoice: null });
+  for (;;) {
+    if (signal?.aborted) {
+      end = 'stopped';
+      break;
+    }
+    if (settings.target !== undefined && maxTile(grid) >= settings.target) {
+      end = 'target';
+      break;
+    }
+    if (isGameOver(grid)) {
+      end = 'game-over';
+      break;
+    }
+    let choice: MoveChoice;
+    const started = performance.now();
+    try {
+      choice = await strategy.chooseMove(grid, { ...settings.options, seed: deriveSeed(seed, moves) }, signal);
+    } catch (error) {
+      if (isAbort(error, signal)) {
+        end = 'stopped';
+        break;
+      }
+      throw error;
+    }
+    thinkMs += performance.now() - started;
+    const move = choice.move;
+    if (move === null || !legalMoves(grid).includes(move)) {
+      end = 'stuck';
+      break;
+    }
+    const result = applyMove(grid, move);
+    score += result.score;
+    grid = spawnRandomTile(result.grid, rng);
+    moves++;
+    hooks.onState?.({ grid, score, moves, thinkMs, lastMove: move, lastChoice: choice });
+  }
+  return { index, seed, score, maxTile: maxTile(grid), moves, thinkMs, end, grid };
+}

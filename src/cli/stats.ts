@@ -1,0 +1,95 @@
+/** Statistics of bench results: pure functions. */
+
+export interface Summary {
+  readonly min: number;
+  readonly median: number;
+  readonly mean: number;
+  readonly max: number;
+}
+
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+export function summarize(values: readonly number[]): Summary {
+  if (values.length === 0) return { min: Number.NaN, median: Number.NaN, mean: Number.NaN, max: Number.NaN };
+  let min = Infinity;
+  let max = -Infinity;
+  let sum = 0;
+  for (const value of values) {
+    if (value < min) min = value;
+    if (value > max) max = value;
+    sum += value;
+  }
+  return { min, median: median(values), mean: sum / values.length, max };
+}
+
+/** Tiles reported in the reach table. */
+export const REACH_TILES = [256, 512, 1024, 2048, 4096, 8192, 16384, 32768] as const;
+
+/** Share of games whose best tile reached each tile in `tiles`. */
+export function reachShares(maxTiles: readonly number[], tiles: readonly number[] = REACH_TILES): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const tile of tiles) {
+    out[String(tile)] = maxTiles.length === 0 ? 0 : maxTiles.filter((value) => value >= tile).length / maxTiles.length;
+  }
+  return out;
+}
+
+/** One finished game of a bench. */
+export interface GameResult {
+  readonly index: number;
+  readonly seed: number;
+  readonly score: number;
+  readonly maxTile: number;
+  readonly moves: number;
+  /** Time spent choosing moves, milliseconds. */
+  readonly thinkMs: number;
+  /** How the game ended. */
+  readonly end: GameEnd;
+}
+
+/**
+ * game-over: no legal move; target: reached --target; stopped: interrupted; stuck: the strategy returned no
+ * move or a move that changes nothing although a legal move exists (a strategy bug, counted apart).
+ */
+export type GameEnd = 'game-over' | 'target' | 'stopped' | 'stuck';
+
+export interface BenchSummary {
+  readonly strategy: string;
+  readonly games: number;
+  readonly seed: number;
+  readonly reach: Record<string, number>;
+  readonly score: Summary;
+  readonly maxTile: { readonly median: number; readonly max: number };
+  /** Mean moves per game. */
+  readonly moves: number;
+  /** Moves per game: min/median/mean/max. */
+  readonly movesPerGame: Summary;
+  /** Think time per move over all games, milliseconds. */
+  readonly msPerMove: number;
+  /** Games that ended because the strategy returned no usable move (should be 0). */
+  readonly stuck: number;
+}
+
+export function summarizeBench(strategy: string, seed: number, results: readonly GameResult[]): BenchSummary {
+  const maxTiles = results.map((result) => result.maxTile);
+  const totalMoves = results.reduce((sum, result) => sum + result.moves, 0);
+  const totalMs = results.reduce((sum, result) => sum + result.thinkMs, 0);
+  const tiles = summarize(maxTiles);
+  return {
+    strategy,
+    games: results.length,
+    seed,
+    reach: reachShares(maxTiles),
+    score: summarize(results.map((result) => result.score)),
+    maxTile: { median: tiles.median, max: tiles.max },
+    moves: results.length === 0 ? 0 : totalMoves / results.length,
+    movesPerGame: summarize(results.map((result) => result.moves)),
+    msPerMove: totalMoves === 0 ? 0 : totalMs / totalMoves,
+    stuck: results.filter((result) => result.end === 'stuck').length,
+  };
+}
