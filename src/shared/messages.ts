@@ -123,8 +123,10 @@ export const MessageSchema = z.discriminatedUnion('kind', [
     strategy: StrategyNameSchema,
     board: GridSchema,
     options: SearchOptionsSchema,
+    /** Requests on one channel (the background uses one per tab) replace each other. */
+    channel: z.string().max(100).optional(),
   }),
-  z.object({ kind: z.literal('offscreen/cancel'), requestId: z.string().min(1).max(100) }),
+  z.object({ kind: z.literal('offscreen/cancel'), requestId: z.string().min(1).max(100), channel: z.string().max(100).optional() }),
   z.object({ kind: z.literal('offscreen/ping') }),
 ]);
 export type Message = z.infer<typeof MessageSchema>;

@@ -1,0 +1,183 @@
+/**
+ * The background's decisions as pure functions (no chrome.*): storage keys, what a navigation does to a
+ * stored run status, the game log, the toolbar badge, which sender may send what, and clear texts for
+ * pages that refuse injection. src/background/index.ts wires them to the browser.
+ */
+import { z } from 'zod';
+import { GameRecordSchema, MoveChoiceSchema, RunStatusSchema } from '../shared/messages';
+import type { GameRecord, MessageKind, RunStatus, SenderLike } from '../shared/messages';
+import type { StrategyName } from '../engine/types';
+
+export const GAMES_STORAGE_KEY = 'games';
+export const GAMES_CAP = 1000;
+
+/** chrome.storage.session key of a tab's run status (read by the popup and the e2e tests). */
+export function statusKey(tabId: number): string {
+  return `status:${tabId}`;
+}
+
+/** chrome.storage.session key of the document that last reported a tab's status. */
+export function statusDocumentKey(tabId: number): string {
+  return `statusDoc:${tabId}`;
+}
+
+/** chrome.storage.session key of a document whose run ended with a navigation (its late messages are dropped). */
+export function endedDocumentKey(tabId: number): string {
+  return `endedDoc:${tabId}`;
+}
+
+export type PageEnd = 'reloaded' | 'left' | 'closed';
+
+const END_MESSAGES: Record<PageEnd, string> = {
+  reloaded: 'Stopped: the page was reloaded',
+  left: 'Stopped: you left the page',
+  closed: 'Stopped: the tab was closed',
+};
+
+/** A status whose page is gone must not claim to be playing (or paused on a board that no longer exists). */
+export function isLive(status: RunStatus): boolean {
+  return status.running || status.state === 'thinking' || status.state === 'moving' || status.state === 'paused';
+}
+
+/**
+ * What a navigation or a closed tab does to a stored status: a live run becomes idle with a message
+ * saying why; anything else stays as it is (null = no change).
+ */
+export function statusAfterPageEnd(status: RunStatus | null, end: PageEnd, now: number): RunStatus | null {
+  if (!status || !isLive(status)) return null;
+  return { ...status, state: 'idle', running: false, message: END_MESSAGES[end], updatedAt: now };
+}
+
+/** The game record of a run that ended with its page (null when nothing was played). */
+export function stoppedGameRecord(status: RunStatus | null, now: number): GameRecord | null {
+  if (!status || !isLive(status) || status.moves === 0) return null;
+  return {
+    site: status.site ?? 'unknown',
+    adapter: status.adapter ?? 'unknown',
+    strategy: status.strategy,
+    score: status.score,
+    bestTile: status.bestTile,
+    moves: status.moves,
+    ms: status.movesPerSecond > 0 ? Math.round((status.moves / status.movesPerSecond) * 1000) : 0,
+    desyncs: status.desyncs,
+    endedAt: now,
+    outcome: 'stopped',
+  };
+}
+
+/** The stored game log with `record` appended: entries that do not validate are dropped, the oldest beyond `cap` too. */
+export function appendGame(stored: unknown, record: GameRecord, cap = GAMES_CAP): GameRecord[] {
+  const games = readGames(stored);
+  games.push(record);
+  return games.length > cap ? games.slice(games.length - cap) : games;
+}
+
+/** The valid records of a stored game log (anything else is ignored). */
+export function readGames(stored: unknown): GameRecord[] {
+  if (!Array.isArray(stored)) return [];
+  const out: GameRecord[] = [];
+  for (const item of stored) {
+    const parsed = GameRecordSchema.safeParse(item);
+    if (parsed.success) out.push(parsed.data);
+  }
+  return out;
+}
+
+/** A stored status, validated (null when absent or not a status). */
+export function readStatus(stored: unknown): RunStatus | null {
+  const parsed = RunStatusSchema.safeParse(stored);
+  return parsed.success ? parsed.data : null;
+}
+
+/** Short tile text for a four-character badge: 512, 2048, 16k, 131k. */
+export function shortTile(value: number): string {
+  if (value < 10_000) return String(value);
+  return `${Math.floor(value / 1024)}k`;
+}
+
+export interface Badge {
+  readonly text: string;
+  readonly color: string;
+}
+
+/** The toolbar badge for a tab: best tile while playing, "II" when paused, "!" on error, nothing when idle. */
+export function badgeFor(status: RunStatus | null): Badge {
+  if (!status) return { text: '', color: '#8f7a66' };
+  if (status.state === 'error') return { text: '!', color: '#d9432f' };
+  if (status.state === 'paused') return { text: 'II', color: '#bbada0' };
+  if (status.running || status.state === 'thinking' || status.state === 'moving') {
+    return { text: status.bestTile > 0 ? shortTile(status.bestTile) : '▶', color: '#f67c5f' };
+  }
+  if (status.state === 'won') return { text: shortTile(status.bestTile), color: '#edc22e' };
+  return { text: '', color: '#8f7a66' };
+}
+
+/** An error status for a tab (e.g. the page refused the content script), so the popup shows why. */
+export function errorStatus(message: string, strategy: StrategyName, previous: RunStatus | null, now: number): RunStatus {
+  return {
+    strategy,
+    score: null,
+    bestTile: 0,
+    moves: 0,
+    movesPerSecond: 0,
+    depth: 0,
+    desyncs: 0,
+    lastMove: null,
+    ...previous,
+    state: 'error',
+    message,
+    running: false,
+    updatedAt: now,
+  };
+}
+
+/** A clear sentence for an injection that the browser refused. */
+export function injectionErrorMessage(err: unknown, url?: string): string {
+  const raw = err instanceof Error ? err.message : String(err);
+  if (url && /^(chrome|edge|about|chrome-extension|devtools|view-source):/i.test(url)) {
+    return 'The browser does not let extensions play on this page (a browser page). Open a 2048 game on a website.';
+  }
+  if (/chrome:\/\/|extensions gallery|cannot be scripted|chrome-extension:\/\/|webstore/i.test(raw)) {
+    return 'The browser does not let extensions play on this page (a browser or store page). Open a 2048 game on a website.';
+  }
+  if (/permission|Cannot access contents/i.test(raw)) {
+    return 'No permission to play on this site: click "Allow on this site" in the popup, or open the popup from the toolbar on the game page.';
+  }
+  if (/No tab with id/i.test(raw)) return 'The tab is gone.';
+  if (/error page/i.test(raw)) return 'The page did not load (an error page); reload it and try again.';
+  return `Could not start on this page: ${raw}`;
+}
+
+export type SenderRole = 'extension-page' | 'content-script';
+
+/**
+ * Who may send what: popup messages come from our own extension pages, content and solver messages
+ * from our content script in a tab's top frame. Everything must carry our extension id.
+ */
+export function senderAllowed(kind: MessageKind, sender: SenderLike & { frameId?: number }, ownId: string): boolean {
+  if (sender.id !== ownId) return false;
+  const fromExtensionPage = typeof sender.url === 'string' && sender.url.startsWith(`chrome-extension://${ownId}/`);
+  if (kind.startsWith('popup/')) return fromExtensionPage;
+  if (kind.startsWith('content/') || kind.startsWith('solver/')) {
+    return !fromExtensionPage && typeof sender.tab?.id === 'number' && (sender.frameId === undefined || sender.frameId === 0);
+  }
+  return false;
+}
+
+/** The content script's answer to a `content/command`, validated before it goes back to the popup. */
+export const CommandReplySchema = z.union([
+  z.object({ ok: z.literal(true), hint: MoveChoiceSchema.optional(), status: RunStatusSchema.optional() }),
+  z.object({ ok: z.literal(false), error: z.string() }),
+]);
+export type CommandReply = z.infer<typeof CommandReplySchema>;
+
+export function parseCommandReply(reply: unknown): CommandReply {
+  if (reply === undefined) return { ok: false, error: 'The page did not answer (the autopilot is not running there).' };
+  const parsed = CommandReplySchema.safeParse(reply);
+  return parsed.success ? parsed.data : { ok: false, error: 'The page sent an answer the extension did not understand.' };
+}
+
+/** The keyboard command `toggle-solve` solves when idle and stops a running game. */
+export function toggleCommand(status: RunStatus | null): 'solve' | 'stop' {
+  return status && (status.running || status.state === 'thinking' || status.state === 'moving') ? 'stop' : 'solve';
+}

@@ -1,0 +1,388 @@
+/**
+ * A pool of solver workers that splits one search over several workers and merges the parts.
+ *
+ * - expectimax, minimax, greedy: split by root move (`options.rootMoves`), one legal root move per
+ *   worker, round-robin when there are fewer workers than moves.
+ * - montecarlo: split the playouts over the workers, each part with its own seed; the engine's
+ *   `mergeChoices` weights the parts by their `samples`.
+ * - priority, random: one worker (they are instant).
+ *
+ * A newer request on the same channel (one channel per tab) cancels the older one; so does `cancel`.
+ * A worker that crashes (`onerror`) or overruns its budget by a wide margin is terminated and replaced;
+ * the move then comes from the parts that did complete, or, when none did, from a cheap fallback
+ * strategy, and the result carries a `note` saying so.
+ *
+ * Nothing here touches the DOM or chrome.*: workers come from an injected factory, so the pool runs in
+ * Node under test with fake workers.
+ */
+import type { Direction, Grid, MoveChoice, SearchOptions, StrategyName } from '../engine/types';
+import { parseWorkerResponse } from './protocol';
+import type { WorkerRequest } from './protocol';
+
+/** The part of a Web Worker the pool uses (a real `Worker` fits). */
+export interface SolverWorker {
+  postMessage(message: WorkerRequest): void;
+  terminate(): void;
+  onmessage: ((event: { data: unknown }) => void) | null;
+  onerror: ((event: unknown) => void) | null;
+}
+export type WorkerFactory = () => SolverWorker;
+
+/** What the pool needs from the engine (injected so that tests can count and steer it). */
+export interface PoolEngine {
+  legalMoves(grid: Grid): Direction[];
+  mergeChoices(parts: readonly MoveChoice[]): MoveChoice;
+  /** A cheap move computed in the pool's own thread when no worker part completed. */
+  fallback(grid: Grid): Promise<MoveChoice>;
+}
+
+export interface PoolConfig {
+  /** Number of workers (at least 1). */
+  readonly size: number;
+  readonly createWorker: WorkerFactory;
+  readonly engine: PoolEngine;
+  /** A timed part is given `timeMs × overrunFactor + overrunGraceMs` before its worker is replaced. */
+  readonly overrunFactor?: number;
+  readonly overrunGraceMs?: number;
+  /** Limit for parts without a time budget (fixed depth, reference search, playouts). */
+  readonly untimedLimitMs?: number;
+  /** Time a cancelled part has to stop before its worker is replaced. */
+  readonly cancelGraceMs?: number;
+}
+
+export interface SolveRequest {
+  readonly requestId: string;
+  /** Requests on one channel (one tab) replace each other; other channels run side by side. */
+  readonly channel?: string;
+  readonly strategy: StrategyName;
+  readonly board: Grid;
+  readonly options: SearchOptions;
+}
+
+export interface SolveResult {
+  readonly choice: MoveChoice;
+  /** Set when the move did not come from the full search (a worker failed), in words for the popup. */
+  readonly note?: string;
+}
+
+/** A request that was cancelled, or replaced by a newer one on its channel. */
+export class SearchCancelledError extends Error {
+  override name = 'SearchCancelledError';
+}
+
+export const DEFAULT_MONTECARLO_PLAYOUTS = 100;
+const SPLIT_BY_ROOT_MOVE: readonly StrategyName[] = ['expectimax', 'minimax', 'greedy'];
+
+/**
+ * The options of each part of one search (pure). Empty when there is nothing to search (no legal
+ * root move). `seedBase` seeds Monte-Carlo parts when the request has no seed.
+ */
+export function planParts(
+  strategy: StrategyName,
+  options: SearchOptions,
+  legal: readonly Direction[],
+  workers: number,
+  seedBase = 1,
+): SearchOptions[] {
+  const roots = options.rootMoves ? legal.filter((move) => options.rootMoves?.includes(move)) : [...legal];
+  if (roots.length === 0) return [];
+  const size = Math.max(1, Math.floor(workers));
+  if (SPLIT_BY_ROOT_MOVE.includes(strategy)) {
+    const count = Math.min(size, roots.length);
+    return Array.from({ length: count }, (_, part) => ({
+      ...options,
+      rootMoves: roots.filter((_move, index) => index % count === part),
+    }));
+  }
+  if (strategy === 'montecarlo') {
+    const playouts = options.playouts ?? DEFAULT_MONTECARLO_PLAYOUTS;
+    const count = Math.min(size, playouts);
+    const seed = options.seed ?? seedBase;
+    return Array.from({ length: count }, (_, part) => ({
+      ...options,
+      ...(options.rootMoves ? { rootMoves: roots } : {}),
+      playouts: Math.floor(playouts / count) + (part < playouts % count ? 1 : 0),
+      seed: (seed + Math.imul(part, 0x9e3779b1)) | 0,
+    }));
+  }
+  return [{ ...options }];
+}
+
+/** How long a part may run before its worker is considered stuck (pure). */
+export function partLimitMs(
+  strategy: StrategyName,
+  options: SearchOptions,
+  config: Pick<PoolConfig, 'overrunFactor' | 'overrunGraceMs' | 'untimedLimitMs'> = {},
+): number {
+  const factor = config.overrunFactor ?? 4;
+  const grace = config.overrunGraceMs ?? 1_500;
+  const untimed = config.untimedLimitMs ?? 30_000;
+  const timed = options.timeMs !== undefined && options.depth === undefined && !options.reference && strategy !== 'montecarlo';
+  return timed ? (options.timeMs as number) * factor + grace : untimed;
+}
+
+interface Slot {
+  worker: SolverWorker;
+  task: Task | null;
+  timer: ReturnType<typeof setTimeout> | null;
+}
+
+interface Task {
+  readonly id: number;
+  readonly index: number;
+  readonly options: SearchOptions;
+  readonly search: Search;
+  slot: Slot | null;
+}
+
+interface Search {
+  readonly key: string;
+  readonly channel: string;
+  readonly request: SolveRequest;
+  readonly tasks: Task[];
+  readonly results: (MoveChoice | null)[];
+  readonly failures: string[];
+  pending: number;
+  settled: boolean;
+  resolve(result: SolveResult): void;
+  reject(err: Error): void;
+}
+
+export interface PoolStats {
+  readonly workers: number;
+  readonly busy: number;
+  readonly queued: number;
+  readonly searches: number;
+  /** Workers terminated and replaced (crash, overrun, cancel not honoured) since the pool started. */
+  readonly replaced: number;
+}
+
+export class SolverPool {
+  private readonly slots: Slot[] = [];
+  private readonly queue: Task[] = [];
+  private readonly searches = new Map<string, Search>();
+  private readonly byChannel = new Map<string, Search>();
+  private nextTaskId = 1;
+  private replacedCount = 0;
+  private disposed = false;
+  readonly size: number;
+
+  constructor(private readonly config: PoolConfig) {
+    this.size = Math.max(1, Math.floor(config.size));
+  }
+
+  /** Run one search over the pool. Rejects with SearchCancelledError when cancelled or replaced. */
+  solve(request: SolveRequest): Promise<SolveResult> {
+    if (this.disposed) return Promise.reject(new Error('The solver pool was shut down'));
+    const channel = request.channel ?? '';
+    const key = `${channel}\u0000${request.requestId}`;
+    const older = this.byChannel.get(channel);
+    if (older) this.cancelSearch(older, 'replaced by a newer request');
+    const existing = this.searches.get(key);
+    if (existing) this.cancelSearch(existing, 'replaced by a request with the same id');
+
+    const legal = this.config.engine.legalMoves(request.board);
+    const plans = planParts(request.strategy, request.options, legal, this.size, (Date.now() ^ this.nextTaskId) | 0);
+    if (plans.length === 0) {
+      return Promise.resolve({
+        choice: { strategy: request.strategy, move: null, values: {}, depth: 0, nodes: 0, ms: 0 },
+      });
+    }
+    return new Promise<SolveResult>((resolve, reject) => {
+      const tasks: Task[] = [];
+      const search: Search = {
+        key,
+        channel,
+        request,
+        tasks,
+        results: plans.map(() => null),
+        failures: [],
+        pending: plans.length,
+        settled: false,
+        resolve,
+        reject,
+      };
+      plans.forEach((options, index) => tasks.push({ id: this.nextTaskId++, index, options, search, slot: null }));
+      this.searches.set(key, search);
+      this.byChannel.set(channel, search);
+      this.queue.push(...tasks);
+      this.pump();
+    });
+  }
+
+  /** Cancel a search; true when it was running. */
+  cancel(requestId: string, channel = ''): boolean {
+    const search = this.searches.get(`${channel}\u0000${requestId}`);
+    if (!search) return false;
+    this.cancelSearch(search, 'cancelled');
+    return true;
+  }
+
+  /** True while any search is queued or running. */
+  get busy(): boolean {
+    return this.searches.size > 0 || this.slots.some((slot) => slot.task !== null);
+  }
+
+  stats(): PoolStats {
+    return {
+      workers: this.slots.length,
+      busy: this.slots.filter((slot) => slot.task !== null).length,
+      queued: this.queue.length,
+      searches: this.searches.size,
+      replaced: this.replacedCount,
+    };
+  }
+
+  /** Cancel everything and terminate the workers. */
+  dispose(): void {
+    this.disposed = true;
+    for (const search of [...this.searches.values()]) this.cancelSearch(search, 'the solver shut down');
+    for (const slot of this.slots) {
+      if (slot.timer) clearTimeout(slot.timer);
+      slot.worker.onmessage = null;
+      slot.worker.onerror = null;
+      slot.worker.terminate();
+    }
+    this.slots.length = 0;
+  }
+
+  private pump(): void {
+    while (this.queue.length > 0 && !this.disposed) {
+      let slot = this.slots.find((candidate) => candidate.task === null);
+      if (!slot && this.slots.length < this.size) slot = this.addSlot();
+      if (!slot) return;
+      this.assign(slot, this.queue.shift() as Task);
+    }
+  }
+
+  private addSlot(): Slot {
+    const slot: Slot = { worker: undefined as unknown as SolverWorker, task: null, timer: null };
+    this.attachWorker(slot);
+    this.slots.push(slot);
+    return slot;
+  }
+
+  private attachWorker(slot: Slot): void {
+    const worker = this.config.createWorker();
+    worker.onmessage = (event) => this.onWorkerMessage(slot, worker, event.data);
+    worker.onerror = () => this.onWorkerFailure(slot, worker, 'a solver worker crashed');
+    slot.worker = worker;
+  }
+
+  private assign(slot: Slot, task: Task): void {
+    const { request } = task.search;
+    slot.task = task;
+    task.slot = slot;
+    this.arm(slot, partLimitMs(request.strategy, task.options, this.config), 'a solver worker overran its time budget');
+    try {
+      slot.worker.postMessage({ type: 'start', id: task.id, strategy: request.strategy, board: request.board, options: task.options });
+    } catch (err) {
+      this.onWorkerFailure(slot, slot.worker, `a solver worker could not start (${err instanceof Error ? err.message : String(err)})`);
+    }
+  }
+
+  private arm(slot: Slot, ms: number, reason: string): void {
+    if (slot.timer) clearTimeout(slot.timer);
+    const worker = slot.worker;
+    slot.timer = setTimeout(() => this.onWorkerFailure(slot, worker, reason), ms);
+  }
+
+  private onWorkerMessage(slot: Slot, worker: SolverWorker, data: unknown): void {
+    if (slot.worker !== worker) return; // a replaced worker's late answer
+    const response = parseWorkerResponse(data);
+    const task = slot.task;
+    if (!response || !task || response.id !== task.id) return; // stale or foreign
+    this.release(slot);
+    if (response.type === 'result') this.finishTask(task, response.choice, null);
+    else this.finishTask(task, null, response.aborted ? 'a part was cancelled' : `a solver worker failed: ${response.error}`);
+    this.pump();
+  }
+
+  private onWorkerFailure(slot: Slot, worker: SolverWorker, reason: string): void {
+    if (slot.worker !== worker || this.disposed) return;
+    const task = slot.task;
+    this.release(slot);
+    worker.onmessage = null;
+    worker.onerror = null;
+    worker.terminate();
+    this.replacedCount++;
+    this.attachWorker(slot);
+    if (task) this.finishTask(task, null, reason);
+    this.pump();
+  }
+
+  private release(slot: Slot): void {
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = null;
+    if (slot.task) slot.task.slot = null;
+    slot.task = null;
+  }
+
+  private finishTask(task: Task, choice: MoveChoice | null, failure: string | null): void {
+    const search = task.search;
+    if (search.settled) return;
+    if (choice) search.results[task.index] = choice;
+    else if (failure) search.failures.push(failure);
+    search.pending--;
+    if (search.pending === 0) void this.complete(search);
+  }
+
+  private forget(search: Search): void {
+    search.settled = true;
+    this.searches.delete(search.key);
+    if (this.byChannel.get(search.channel) === search) this.byChannel.delete(search.channel);
+  }
+
+  private async complete(search: Search): Promise<void> {
+    this.forget(search);
+    const { request, tasks } = search;
+    const parts = search.results.filter((choice): choice is MoveChoice => choice !== null);
+    const failed = tasks.length - parts.length;
+    const reasons = [...new Set(search.failures)].join('; ');
+    try {
+      if (failed === 0) {
+        search.resolve({ choice: parts.length === 1 ? parts[0] : this.config.engine.mergeChoices(parts) });
+        return;
+      }
+      if (parts.length > 0) {
+        const merged = parts.length === 1 ? parts[0] : this.config.engine.mergeChoices(parts);
+        if (merged.move !== null) {
+          search.resolve({ choice: merged, note: `${failed} of ${tasks.length} search parts failed (${reasons}); ${describeSurvivors(request.strategy, parts)}` });
+          return;
+        }
+      }
+      const fallback = await this.config.engine.fallback(request.board);
+      search.resolve({ choice: fallback, note: `The solver failed (${reasons}); played the fallback '${fallback.strategy}' move` });
+    } catch (err) {
+      search.reject(err instanceof Error ? err : new Error(String(err)));
+    }
+  }
+
+  private cancelSearch(search: Search, why: string): void {
+    if (search.settled) return;
+    this.forget(search);
+    for (const task of search.tasks) {
+      const queued = this.queue.indexOf(task);
+      if (queued >= 0) this.queue.splice(queued, 1);
+      const slot = task.slot;
+      if (slot && slot.task === task) {
+        try {
+          slot.worker.postMessage({ type: 'cancel', id: task.id });
+        } catch {
+          // a worker that cannot take the message is replaced when the grace time runs out
+        }
+        this.arm(slot, this.config.cancelGraceMs ?? 1_000, 'a solver worker ignored a cancel');
+      }
+    }
+    search.reject(new SearchCancelledError(`The search was ${why}`));
+  }
+}
+
+function describeSurvivors(strategy: StrategyName, parts: readonly MoveChoice[]): string {
+  if (strategy === 'montecarlo') {
+    const samples = parts.reduce((sum, part) => sum + (part.samples ?? 0), 0);
+    return `the move comes from the surviving ${samples} playouts per move`;
+  }
+  const moves = parts.flatMap((part) => Object.keys(part.values));
+  return `the move was chosen among ${moves.join(', ')} only`;
+}

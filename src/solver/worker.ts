@@ -1,0 +1,45 @@
+/**
+ * One solver worker (a module Web Worker started by the pool in the offscreen document): runs the
+ * engine's `getStrategy(name).chooseMove` for each `start`, one search at a time, and aborts it on
+ * `cancel` through an AbortController. Every answer names the search it belongs to.
+ */
+import { getStrategy } from '../engine/index';
+import { parseWorkerRequest } from './protocol';
+import type { WorkerRequest, WorkerResponse } from './protocol';
+
+interface WorkerScope {
+  onmessage: ((event: MessageEvent) => void) | null;
+  postMessage(message: WorkerResponse): void;
+}
+
+const scope = self as unknown as WorkerScope;
+const running = new Map<number, AbortController>();
+
+function isAbort(err: unknown, signal: AbortSignal): boolean {
+  return signal.aborted || (err instanceof Error && err.name === 'AbortError');
+}
+
+async function start(request: Extract<WorkerRequest, { type: 'start' }>): Promise<void> {
+  const controller = new AbortController();
+  running.set(request.id, controller);
+  try {
+    const choice = await getStrategy(request.strategy).chooseMove(request.board, request.options, controller.signal);
+    scope.postMessage({ type: 'result', id: request.id, choice });
+  } catch (err) {
+    scope.postMessage({
+      type: 'error',
+      id: request.id,
+      error: err instanceof Error ? err.message : String(err),
+      aborted: isAbort(err, controller.signal),
+    });
+  } finally {
+    running.delete(request.id);
+  }
+}
+
+scope.onmessage = (event: MessageEvent) => {
+  const request = parseWorkerRequest(event.data);
+  if (!request) return;
+  if (request.type === 'start') void start(request);
+  else running.get(request.id)?.abort(new DOMException('The search was cancelled', 'AbortError'));
+};
