@@ -18,7 +18,8 @@ export default tseslint.config(
     },
   },
   {
+    // Fixture pages are plain browser ES modules (no build step).
     files: ['tests/fixtures/**/*.js'],
-    languageOptions: { sourceType: 'script', globals: { ...globals.browser } },
+    languageOptions: { sourceType: 'module', globals: { ...globals.browser } },
   },
 );
