@@ -13,6 +13,7 @@ import type { BenchProgress } from './bench-pool';
 import type { GameSettings } from './game';
 import { PositionsFormatError, compareWithReference, parsePositionsTsv } from './positions';
 import type { ReferencePosition, SearchedPosition } from './positions';
+import { SEARCH_OPTION_SPECS, describeSearchOptions, searchOptionsFrom } from './search-options';
 import { REACH_TILES, median, summarizeBench } from './stats';
 import type { BenchSummary } from './stats';
 import { formatNumber, formatPercent, formatTable } from './table';
@@ -48,9 +49,7 @@ const OPTIONS = {
   seed: { type: 'string' },
   jobs: { type: 'string' },
   target: { type: 'string' },
-  depth: { type: 'string' },
-  'time-ms': { type: 'string' },
-  playouts: { type: 'string' },
+  ...SEARCH_OPTION_SPECS,
   runs: { type: 'string' },
   size: { type: 'string' },
   json: { type: 'boolean' },
@@ -77,17 +76,6 @@ function endProgress(): void {
   progressShown = false;
 }
 
-export function searchOptionsFrom(args: ParsedArgs): SearchOptions {
-  const options: { depth?: number; timeMs?: number; playouts?: number } = {};
-  const depth = args.int('depth', { min: 1, max: 12 });
-  const timeMs = args.int('time-ms', { min: 1, max: 600_000 });
-  const playouts = args.int('playouts', { min: 1, max: 100_000 });
-  if (depth !== undefined) options.depth = depth;
-  if (timeMs !== undefined) options.timeMs = timeMs;
-  if (playouts !== undefined) options.playouts = playouts;
-  return options;
-}
-
 function parseTarget(args: ParsedArgs): number | undefined {
   const target = args.int('target', { min: 4, max: 131_072 });
   if (target !== undefined && (target & (target - 1)) !== 0) throw new UsageError(`--target must be a power of two, got ${target}`);
@@ -95,10 +83,7 @@ function parseTarget(args: ParsedArgs): number | undefined {
 }
 
 function describeOptions(strategy: StrategyName, options: SearchOptions, target: number | undefined, size: number): string {
-  const parts = [`strategy ${strategy}`];
-  if (options.depth !== undefined) parts.push(`depth ${options.depth}`);
-  if (options.timeMs !== undefined) parts.push(`time ${options.timeMs} ms`);
-  if (options.playouts !== undefined) parts.push(`playouts ${options.playouts}`);
+  const parts = [`strategy ${strategy}`, ...describeSearchOptions(options)];
   if (target !== undefined) parts.push(`target ${target}`);
   if (size !== 4) parts.push(`board ${size}x${size}`);
   return parts.join(', ');

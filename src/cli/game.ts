@@ -54,6 +54,9 @@ export async function playGame(index: number, seed: number, settings: GameSettin
   const { signal } = hooks;
   hooks.onState?.({ grid, score, moves, thinkMs, lastMove: null, lastChoice: null });
   for (;;) {
+    // With a signal, let the event loop run between moves so that an abort (Ctrl-C) is seen even when the
+    // strategy answers without ever leaving the microtask queue.
+    if (signal) await new Promise<void>((resolve) => setImmediate(resolve));
     if (signal?.aborted) {
       end = 'stopped';
       break;

@@ -1,0 +1,125 @@
+/**
+ * npm run play -- [--strategy S] [--seed K] [--time-ms T] [--depth D] [--playouts P] [--size N]
+ *                 [--target TILE] [--every N]
+ *
+ * One game in the terminal. On a TTY the board and a progress line are redrawn in place (ANSI cursor
+ * movement); otherwise the board and progress are printed as plain lines every N moves. Ctrl-C stops the
+ * game and prints the summary (exit 0), as does the game's end.
+ */
+import { STRATEGY_NAMES, maxTile } from '../engine/index';
+import { UsageError, parseCommandLine, runCli } from './args';
+import { formatBoard } from './board';
+import { playGame } from './game';
+import type { GameState } from './game';
+import { SEARCH_OPTION_SPECS, describeSearchOptions, searchOptionsFrom } from './search-options';
+import { formatNumber } from './table';
+
+const USAGE = `Usage: npm run play -- [--strategy S] [--seed K] [--time-ms T] [--depth D] [--playouts P]
+                      [--size N] [--target TILE] [--every N]
+
+Plays one game in the terminal; Ctrl-C stops it and prints the summary.
+
+Options:
+  --strategy S   ${STRATEGY_NAMES.join(' | ')} (default expectimax)
+  --seed K       game seed, 0..4294967295 (default: from the clock, printed)
+  --time-ms T    think time per move          --depth D     search depth
+  --playouts P   Monte-Carlo playouts per move
+  --size N       board N x N, 3..8 (default 4)
+  --target TILE  stop when the best tile reaches TILE
+  --every N      without a terminal: print the board every N moves (default 100)
+  -h, --help     this help
+`;
+
+const OPTIONS = {
+  strategy: { type: 'string' },
+  seed: { type: 'string' },
+  ...SEARCH_OPTION_SPECS,
+  size: { type: 'string' },
+  target: { type: 'string' },
+  every: { type: 'string' },
+} as const;
+
+/** Draws frames of text lines; on a TTY each frame overwrites the previous one. */
+class Screen {
+  private drawnLines = 0;
+  private lastDraw = 0;
+
+  constructor(
+    private readonly tty: boolean,
+    private readonly write: (text: string) => void,
+  ) {}
+
+  /** Redraw in place (TTY, at most every `minIntervalMs` unless forced) or print the lines. */
+  draw(lines: readonly string[], force: boolean, minIntervalMs = 40): void {
+    const now = performance.now();
+    if (!force && now - this.lastDraw < minIntervalMs) return;
+    this.lastDraw = now;
+    if (!this.tty) {
+      this.write(`${lines.join('\n')}\n`);
+      return;
+    }
+    const up = this.drawnLines > 0 ? `\x1b[${this.drawnLines}F` : '';
+    this.write(up + lines.map((line) => `\x1b[2K${line}\n`).join(''));
+    this.drawnLines = lines.length;
+  }
+}
+
+async function main(): Promise<void> {
+  const args = parseCommandLine(process.argv.slice(2), OPTIONS);
+  const strategy = args.strategy();
+  const seed = args.int('seed', { min: 0, max: 0xffffffff }, Date.now() % 0x100000000) as number;
+  const size = args.int('size', { min: 3, max: 8 }, 4) as number;
+  const every = args.int('every', { min: 1, max: 1_000_000 }, 100) as number;
+  const target = args.int('target', { min: 4, max: 131_072 });
+  if (target !== undefined && (target & (target - 1)) !== 0) throw new UsageError(`--target must be a power of two, got ${target}`);
+  const options = searchOptionsFrom(args);
+
+  const tty = process.stdout.isTTY === true;
+  const screen = new Screen(tty, (text) => process.stdout.write(text));
+  const controller = new AbortController();
+  const onSigint = (): void => controller.abort();
+  process.on('SIGINT', onSigint);
+
+  const title = [`strategy ${strategy}`, `seed ${seed}`, ...describeSearchOptions(options)].join(', ');
+  const started = performance.now();
+  const frame = (state: GameState): string[] => {
+    const elapsed = (performance.now() - started) / 1000;
+    const rate = elapsed > 0 ? state.moves / elapsed : 0;
+    return [
+      title,
+      ...formatBoard(state.grid),
+      `moves ${state.moves}  score ${formatNumber(state.score)}  best ${maxTile(state.grid)}  ` +
+        `${rate.toFixed(1)} moves/s${state.lastMove ? `  last ${state.lastMove}` : ''}`,
+    ];
+  };
+  if (!tty) process.stdout.write(`${title}\n`);
+  const game = await playGame(
+    0,
+    seed,
+    { strategy, options, target, rows: size, cols: size },
+    {
+      signal: controller.signal,
+      onState: (state) => {
+        if (tty) screen.draw(frame(state), state.moves === 0);
+        else if (state.moves % every === 0) screen.draw(frame(state).slice(1), true);
+      },
+    },
+  );
+  process.off('SIGINT', onSigint);
+  const elapsed = (performance.now() - started) / 1000;
+  const finalState: GameState = { grid: game.grid, score: game.score, moves: game.moves, thinkMs: game.thinkMs, lastMove: null, lastChoice: null };
+  screen.draw(tty ? frame(finalState) : frame(finalState).slice(1), true);
+  const how = {
+    'game-over': 'game over',
+    target: `reached ${target}`,
+    stopped: 'stopped',
+    stuck: 'stopped: the strategy returned no usable move',
+  }[game.end];
+  process.stdout.write(
+    `${how} after ${game.moves} moves: score ${formatNumber(game.score)}, best tile ${game.maxTile}; ` +
+      `${strategy}, seed ${seed}; ${elapsed.toFixed(1)} s, ` +
+      `${game.moves > 0 ? (game.thinkMs / game.moves).toFixed(2) : '0'} ms/move thinking\n`,
+  );
+}
+
+await runCli(USAGE, main);

@@ -1,0 +1,82 @@
+/**
+ * npm run solve -- --board "0,2,2,4,..." [--rows R --cols C] [--strategy S] [--time-ms T] [--depth D]
+ *                  [--playouts P] [--seed K] [--reference] [--json]
+ *
+ * Prints the board, the value of every move (illegal moves shown as illegal) and the best move.
+ */
+import { DIRECTIONS, STRATEGY_NAMES, getStrategy } from '../engine/index';
+import type { SearchOptions } from '../engine/index';
+import { UsageError, parseCommandLine, runCli } from './args';
+import { MAX_SIDE, MIN_SIDE, formatBoard, parseBoard } from './board';
+import { SEARCH_OPTION_SPECS, describeSearchOptions, searchOptionsFrom } from './search-options';
+import { formatNumber, formatTable } from './table';
+
+const USAGE = `Usage: npm run solve -- --board "V1,V2,...,Vn" [--rows R --cols C] [--strategy S]
+                       [--time-ms T] [--depth D] [--playouts P] [--seed K] [--reference] [--json]
+
+Searches one position and prints the value of every move and the best move.
+
+  --board B      tile values row-major from the top-left, 0 = empty, separated by commas
+                 (9, 16, ..., 64 values: a square board; otherwise give --rows/--cols)
+  --rows R, --cols C   board shape, ${MIN_SIDE}..${MAX_SIDE} each
+  --strategy S   ${STRATEGY_NAMES.join(' | ')} (default expectimax)
+  --time-ms T    think time                    --depth D    search depth
+  --playouts P   Monte-Carlo playouts per move --seed K     seed for randomized strategies
+  --reference    expectimax: the reference configuration (SOLVER.md)
+  --json         the choice as one JSON object on the last line
+  -h, --help     this help
+`;
+
+const OPTIONS = {
+  board: { type: 'string' },
+  rows: { type: 'string' },
+  cols: { type: 'string' },
+  strategy: { type: 'string' },
+  ...SEARCH_OPTION_SPECS,
+  seed: { type: 'string' },
+  reference: { type: 'boolean' },
+  json: { type: 'boolean' },
+} as const;
+
+function formatValue(value: number): string {
+  return Math.abs(value) >= 1000 ? formatNumber(value, 1) : value.toFixed(4);
+}
+
+async function main(): Promise<void> {
+  const args = parseCommandLine(process.argv.slice(2), OPTIONS);
+  const boardText = args.string('board');
+  if (boardText === undefined) throw new UsageError('--board is required (e.g. --board "0,2,2,4,0,0,0,0,0,0,0,0,0,0,0,2")');
+  const rows = args.int('rows', { min: MIN_SIDE, max: MAX_SIDE });
+  const cols = args.int('cols', { min: MIN_SIDE, max: MAX_SIDE });
+  const grid = parseBoard(boardText, rows, cols);
+  const strategyName = args.strategy();
+  const seed = args.int('seed', { min: 0, max: 0xffffffff });
+  const reference = args.flag('reference');
+  if (reference && strategyName !== 'expectimax') throw new UsageError('--reference applies to the expectimax strategy only');
+  const options: SearchOptions = { ...searchOptionsFrom(args), ...(seed !== undefined ? { seed } : {}), ...(reference ? { reference } : {}) };
+
+  const choice = await getStrategy(strategyName).chooseMove(grid, options);
+  const lines = [`board ${grid.rows}x${grid.cols}:`, ...formatBoard(grid), ''];
+  const details = [`strategy ${strategyName}`, ...describeSearchOptions(options)];
+  if (choice.depth > 0) details.push(`depth reached ${choice.depth}`);
+  details.push(`${formatNumber(choice.nodes)} nodes`, `${choice.ms.toFixed(1)} ms`);
+  lines.push(details.join(', '), '');
+  lines.push(
+    ...formatTable(
+      [{ header: 'move', align: 'left' }, { header: 'value' }, { header: '', align: 'left' }],
+      DIRECTIONS.map((dir) => {
+        const value = choice.values[dir];
+        return [dir, value === undefined ? 'illegal' : formatValue(value), dir === choice.move ? '<- best' : ''];
+      }),
+    ),
+  );
+  lines.push('', choice.move === null ? 'no legal move: game over' : `best move: ${choice.move}`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+  if (args.flag('json')) {
+    process.stdout.write(
+      `${JSON.stringify({ strategy: choice.strategy, move: choice.move, values: choice.values, depth: choice.depth, nodes: choice.nodes, ms: choice.ms })}\n`,
+    );
+  }
+}
+
+await runCli(USAGE, main);
