@@ -84,15 +84,21 @@ export function parseStrategyName(text: string): StrategyName {
 export function parseCommandLine(argv: readonly string[], specs: OptionSpecs): ParsedArgs {
   const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = { help: { type: 'boolean', short: 'h' } };
   for (const [name, spec] of Object.entries(specs)) options[name] = { ...spec };
-  let values: Record<string, string | boolean | (string | boolean)[] | undefined>;
+  let parsed: ReturnType<typeof parseArgs>;
   try {
-    values = parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }).values;
+    parsed = parseArgs({ args: [...argv], options, strict: true, allowPositionals: false, tokens: true });
   } catch (error) {
     throw new UsageError(oneLine(error instanceof Error ? error.message : String(error)));
   }
-  if (values.help === true) throw new HelpRequested('help');
+  if (parsed.values.help === true) throw new HelpRequested('help');
+  const seen = new Set<string>();
+  for (const token of parsed.tokens ?? []) {
+    if (token.kind !== 'option') continue;
+    if (seen.has(token.name)) throw new UsageError(`--${token.name} given more than once`);
+    seen.add(token.name);
+  }
   const flat: Record<string, string | boolean | undefined> = {};
-  for (const [name, value] of Object.entries(values)) {
+  for (const [name, value] of Object.entries(parsed.values)) {
     if (Array.isArray(value)) throw new UsageError(`--${name} given more than once`);
     flat[name] = value;
   }

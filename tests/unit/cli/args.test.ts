@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import {
+  HelpRequested,
+  UsageError,
+  oneLine,
+  parseCommandLine,
+  parseIntegerOption,
+  parseStrategyName,
+  runCli,
+} from '../../../src/cli/args';
+import type { CliIo } from '../../../src/cli/args';
+
+const SPECS = { games: { type: 'string' }, json: { type: 'boolean' }, strategy: { type: 'string' } } as const;
+
+function captureIo(): CliIo & { out: string; err: string; code: number | null } {
+  const io = {
+    out: '',
+    err: '',
+    code: null as number | null,
+    stdout: (text: string) => {
+      io.out += text;
+    },
+    stderr: (text: string) => {
+      io.err += text;
+    },
+    exit: (code: number) => {
+      io.code = code;
+    },
+  };
+  return io;
+}
+
+describe('parseCommandLine', () => {
+  it('reads known options', () => {
+    const args = parseCommandLine(['--games', '12', '--json', '--strategy', 'greedy'], SPECS);
+    expect(args.int('games', { min: 1, max: 100 })).toBe(12);
+    expect(args.flag('json')).toBe(true);
+    expect(args.strategy()).toBe('greedy');
+    expect(args.has('games')).toBe(true);
+  });
+
+  it('falls back to defaults for absent options', () => {
+    const args = parseCommandLine([], SPECS);
+    expect(args.int('games', { min: 1, max: 100 }, 7)).toBe(7);
+    expect(args.flag('json')).toBe(false);
+    expect(args.strategy()).toBe('expectimax');
+  });
+
+  it.each([
+    [['--bogus'], /Unknown option '--bogus'/],
+    [['--games'], /argument missing/],
+    [['stray'], /Unexpected argument 'stray'/],
+    [['--json=yes'], /does not take an argument/],
+    [['--games', '1', '--games', '2'], /--games given more than once/],
+  ])('rejects %j with a UsageError', (argv, message) => {
+    expect(() => parseCommandLine(argv, SPECS)).toThrow(UsageError);
+    expect(() => parseCommandLine(argv, SPECS)).toThrow(message);
+  });
+
+  it('turns --help and -h into HelpRequested', () => {
+    expect(() => parseCommandLine(['--help'], SPECS)).toThrow(HelpRequested);
+    expect(() => parseCommandLine(['-h'], SPECS)).toThrow(HelpRequested);
+  });
+});
+
+describe('value parsers', () => {
+  it('accepts integers in range only', () => {
+    expect(parseIntegerOption('--n', '42', { min: 0, max: 100 })).toBe(42);
+    expect(parseIntegerOption('--n', ' 7 ', { min: 0, max: 100 })).toBe(7);
+    expect(() => parseIntegerOption('--n', '4.5', { min: 0, max: 100 })).toThrow('--n must be an integer, got "4.5"');
+    expect(() => parseIntegerOption('--n', 'ten', { min: 0, max: 100 })).toThrow(UsageError);
+    expect(() => parseIntegerOption('--n', '', { min: 0, max: 100 })).toThrow(UsageError);
+    expect(() => parseIntegerOption('--n', '101', { min: 0, max: 100 })).toThrow('--n must be between 0 and 100, got 101');
+    expect(() => parseIntegerOption('--n', '-1', { min: 0, max: 100 })).toThrow(UsageError);
+  });
+
+  it('accepts the six strategy names only', () => {
+    expect(parseStrategyName('montecarlo')).toBe('montecarlo');
+    expect(() => parseStrategyName('alphazero')).toThrow(/unknown strategy "alphazero".*expectimax/);
+  });
+
+  it('collapses messages to one line', () => {
+    expect(oneLine('a\n  b\tc \n')).toBe('a b c');
+  });
+});
+
+describe('runCli', () => {
+  it('exits 0 after a successful main', async () => {
+    const io = captureIo();
+    expect(await runCli('usage', async () => undefined, io)).toBe(0);
+    expect(io.code).toBe(0);
+    expect(io.err).toBe('');
+  });
+
+  it('prints usage on stdout for --help and exits 0', async () => {
+    const io = captureIo();
+    await runCli('Usage: x', async () => {
+      parseCommandLine(['--help'], SPECS);
+    }, io);
+    expect(io.out).toBe('Usage: x\n');
+    expect(io.code).toBe(0);
+  });
+
+  it('prints one error line and exits 2 for bad input', async () => {
+    const io = captureIo();
+    await runCli('usage', async () => {
+      throw new UsageError('bad\ninput');
+    }, io);
+    expect(io.err).toBe('error: bad input\n');
+    expect(io.code).toBe(2);
+  });
+
+  it('exits 1 for other failures', async () => {
+    const io = captureIo();
+    await runCli('usage', async () => {
+      throw new Error('boom');
+    }, io);
+    expect(io.err).toBe('error: boom\n');
+    expect(io.code).toBe(1);
+  });
+});

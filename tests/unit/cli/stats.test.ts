@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { median, reachShares, summarize, summarizeBench } from '../../../src/cli/stats';
+import type { GameResult } from '../../../src/cli/stats';
+
+describe('median and summarize', () => {
+  it('takes the middle value, or the mean of the two middle values', () => {
+    expect(median([5, 1, 3])).toBe(3);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(median([])).toBeNaN();
+  });
+
+  it('summarizes min, median, mean and max without reordering the input', () => {
+    const values = [10, 2, 6, 2];
+    expect(summarize(values)).toEqual({ min: 2, median: 4, mean: 5, max: 10 });
+    expect(values).toEqual([10, 2, 6, 2]);
+  });
+});
+
+describe('reachShares', () => {
+  it('counts a game as reaching every tile up to its best tile', () => {
+    const shares = reachShares([256, 512, 2048, 128], [256, 512, 1024, 2048, 4096]);
+    expect(shares).toEqual({ '256': 0.75, '512': 0.5, '1024': 0.25, '2048': 0.25, '4096': 0 });
+  });
+
+  it('reports 256..32768 by default', () => {
+    expect(Object.keys(reachShares([4096]))).toEqual(['256', '512', '1024', '2048', '4096', '8192', '16384', '32768']);
+  });
+});
+
+describe('summarizeBench', () => {
+  const game = (index: number, score: number, maxTile: number, moves: number, thinkMs: number, end: GameResult['end'] = 'game-over'): GameResult => ({
+    index,
+    seed: index,
+    score,
+    maxTile,
+    moves,
+    thinkMs,
+    end,
+  });
+
+  it('summarizes games into the JSON shape of the bench', () => {
+    const summary = summarizeBench('greedy', 9, [game(0, 1000, 128, 100, 50), game(1, 3000, 512, 300, 150), game(2, 2000, 256, 200, 100, 'stuck')]);
+    expect(summary).toMatchObject({
+      strategy: 'greedy',
+      games: 3,
+      seed: 9,
+      score: { min: 1000, median: 2000, mean: 2000, max: 3000 },
+      maxTile: { median: 256, max: 512 },
+      moves: 200,
+      movesPerGame: { min: 100, median: 200, mean: 200, max: 300 },
+      msPerMove: 0.5,
+      stuck: 1,
+    });
+    expect(summary.reach['256']).toBeCloseTo(2 / 3);
+    expect(summary.reach['512']).toBeCloseTo(1 / 3);
+    expect(summary.reach['2048']).toBe(0);
+  });
+});
