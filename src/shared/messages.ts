@@ -72,6 +72,8 @@ export const RunStatusSchema = z.object({
   /** The last search's move values, for the popup's hint display. */
   values: MoveValuesSchema.optional(),
   board: GridSchema.optional(),
+  /** The last solver note (e.g. a worker failed and the move came from a fallback), shown by the popup. */
+  note: z.string().optional(),
   running: z.boolean(),
   updatedAt: z.number(),
 });
