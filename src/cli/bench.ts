@@ -60,13 +60,19 @@ const OPTIONS = {
 const STRENGTH_ONLY = ['strategy', 'games', 'seed', 'jobs', 'target', 'depth', 'time-ms', 'playouts', 'runs', 'size'];
 
 const isTty = process.stderr.isTTY === true;
+/** Progress on stderr: rewritten in place on a terminal, otherwise one line every few seconds. */
+const PROGRESS_INTERVAL_MS = isTty ? 100 : 5000;
 let progressShown = false;
+let lastProgress = 0;
 
-function progress(text: string, final = false): void {
+function progress(text: string): void {
+  const now = performance.now();
+  if (now - lastProgress < PROGRESS_INTERVAL_MS) return;
+  lastProgress = now;
   if (isTty) {
-    process.stderr.write(`\r\x1b[2K${text}${final ? '\n' : ''}`);
-    progressShown = !final;
-  } else if (final) {
+    process.stderr.write(`\r\x1b[2K${text}`);
+    progressShown = true;
+  } else {
     process.stderr.write(`${text}\n`);
   }
 }
@@ -74,6 +80,7 @@ function progress(text: string, final = false): void {
 function endProgress(): void {
   if (isTty && progressShown) process.stderr.write('\n');
   progressShown = false;
+  lastProgress = 0;
 }
 
 function parseTarget(args: ParsedArgs): number | undefined {

@@ -1,0 +1,113 @@
+/**
+ * The three commands as a user runs them (tsx in a child process): bad input gives one `error:` line on
+ * stderr and exit status 2; bench --json ends stdout with one JSON object.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const ROOT = resolve(__dirname, '../../..');
+const TSX = join(ROOT, 'node_modules/.bin/tsx');
+const TIMEOUT_MS = 60_000;
+
+function run(command: 'play' | 'solve' | 'bench', args: readonly string[]) {
+  const result = spawnSync(TSX, [join(ROOT, `src/cli/${command}.ts`), ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: TIMEOUT_MS,
+    env: { ...process.env, NO_COLOR: '1' },
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function lastLine(text: string): string {
+  const lines = text.trimEnd().split('\n');
+  return lines[lines.length - 1];
+}
+
+const tmp = mkdtempSync(join(tmpdir(), 'cli-test-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+function expectUsageError(result: ReturnType<typeof run>, message: RegExp): void {
+  expect(result.status).toBe(2);
+  const lines = result.stderr.trimEnd().split('\n');
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatch(/^error: /);
+  expect(lines[0]).toMatch(message);
+}
+
+describe('bad input: one error line, exit status 2', () => {
+  it.each([
+    ['solve', ['--board', '0,2,2,4,0,0,0,0,0,0,0,0,0,0,0,3'], /--board: .*power of two|--board: .*3/],
+    ['solve', ['--board', '0,2,2,4,0,0,0,0,0,0,0,0,0,0,0'], /15 values/],
+    ['solve', ['--board', '0,2,2,4,0,0,0,0,0,0,0,0,0,0,0,2', '--strategy', 'deep-blue'], /unknown strategy "deep-blue"/],
+    ['solve', ['--frobnicate'], /Unknown option '--frobnicate'/],
+    ['play', ['--seed', 'abc'], /--seed must be an integer/],
+    ['play', ['--strategy'], /argument missing/],
+    ['bench', ['--games', '2.5'], /--games must be an integer/],
+    ['bench', ['--strategy', 'random', '--games', '4', '--target', '1000'], /--target must be a power of two/],
+    ['bench', ['--positions', join(tmp, 'missing.tsv')], /cannot read .*missing\.tsv: no such file/],
+  ] as const)('%s %j', (command, args, message) => {
+    expectUsageError(run(command, args), message);
+  });
+
+  it('bench --positions names the line of a malformed file', () => {
+    const file = join(tmp, 'bad.tsv');
+    writeFileSync(
+      file,
+      '# comment\nboard\tup\tdown\tleft\tright\tup_execs\tdown_execs\tleft_execs\tright_execs\tbest\n0,2\t1\t1\t1\t1\t1\t1\t1\t1\tup\n',
+    );
+    expectUsageError(run('bench', ['--positions', file]), /bad\.tsv: line 3: board has 2 values/);
+  });
+});
+
+describe('help', () => {
+  it.each(['play', 'solve', 'bench'] as const)('%s --help prints usage and exits 0', (command) => {
+    const result = run(command, ['--help']);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/^Usage:/);
+    expect(result.stderr).toBe('');
+  });
+});
+
+describe('commands that work', () => {
+  it('solve prints every move, illegal ones as illegal, and the best move', () => {
+    // The top row is full and holds no pair, so up changes nothing: illegal.
+    const result = run('solve', ['--board', '2,4,8,16,0,0,0,0,0,0,0,0,0,0,0,0', '--strategy', 'priority', '--json']);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/^up\s+illegal/m);
+    expect(result.stdout).toMatch(/best move: down/);
+    const choice = JSON.parse(lastLine(result.stdout)) as { move: string; values: Record<string, number> };
+    expect(choice.move).toBe('down');
+    expect(choice.values.up).toBeUndefined();
+  });
+
+  it('play runs one game to its end and prints the summary', () => {
+    const result = run('play', ['--strategy', 'random', '--seed', '3', '--size', '3']);
+    expect(result.status).toBe(0);
+    expect(lastLine(result.stdout)).toMatch(/^game over after \d+ moves: score [\d,]+, best tile \d+; random, seed 3/);
+  });
+
+  it('bench --json ends with one JSON summary, the same for 1 and 2 threads', () => {
+    const args = ['--strategy', 'random', '--games', '4', '--seed', '7', '--json'];
+    const two = run('bench', [...args, '--jobs', '2']);
+    expect(two.status).toBe(0);
+    const summary = JSON.parse(lastLine(two.stdout)) as Record<string, unknown>;
+    for (const field of ['strategy', 'games', 'seed', 'reach', 'score', 'maxTile', 'moves', 'msPerMove']) {
+      expect(summary).toHaveProperty(field);
+    }
+    expect(summary).toMatchObject({ strategy: 'random', games: 4, seed: 7 });
+    expect(Object.keys(summary.reach as object)).toEqual(['256', '512', '1024', '2048', '4096', '8192', '16384', '32768']);
+    expect(Object.keys(summary.score as object).sort()).toEqual(['max', 'mean', 'median', 'min']);
+    expect(Object.keys(summary.maxTile as object).sort()).toEqual(['max', 'median']);
+    expect(typeof summary.moves).toBe('number');
+    expect(typeof summary.msPerMove).toBe('number');
+
+    const one = JSON.parse(lastLine(run('bench', [...args, '--jobs', '1']).stdout)) as Record<string, unknown>;
+    expect(one.score).toEqual(summary.score);
+    expect(one.maxTile).toEqual(summary.maxTile);
+    expect(one.moves).toEqual(summary.moves);
+  });
+});
