@@ -1,0 +1,19 @@
+/**
+ * The engine's public API: rules on any board size, a seeded random source, the six strategies and
+ * the merge of a search split over workers. Pure TypeScript; imports nothing outside src/engine.
+ */
+export * from './types';
+export type { Rng } from './rng';
+export { createRng } from './rng';
+export {
+  applyMove,
+  isGameOver,
+  isSuccessor,
+  legalMoves,
+  maxTile,
+  newGame,
+  spawnRandomTile,
+  validateGrid,
+} from './grid';
+export { mergeChoices } from './merge';
+export { STRATEGIES, getStrategy } from './strategies/index';

@@ -1,0 +1,111 @@
+/** Pieces every strategy shares: root-move selection, abort handling, yielding, building the MoveChoice. */
+import type { Direction, Grid, MoveChoice, MoveValues, SearchOptions, StrategyName } from '../types';
+import { DIRECTIONS } from '../types';
+import { gridToRanks } from '../grid';
+import { canMoveRanks } from '../rules';
+
+export function now(): number {
+  return typeof performance !== 'undefined' ? performance.now() : Date.now();
+}
+
+/** Throws the signal's reason (an AbortError) when it is aborted. */
+export function checkAbort(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) {
+    signal.throwIfAborted();
+  }
+}
+
+type Resume = () => void;
+function macrotask(resume: Resume): void {
+  const g = globalThis as { setImmediate?: (f: Resume) => unknown };
+  if (typeof g.setImmediate === 'function') {
+    g.setImmediate(resume);
+    return;
+  }
+  if (typeof MessageChannel === 'function') {
+    // Unlike nested setTimeout(0), a message is not clamped to 4 ms.
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resume();
+    };
+    channel.port2.postMessage(null);
+    return;
+  }
+  setTimeout(resume, 0);
+}
+
+/** Let the event loop run (a worker sees a cancel message), then throw if the search was aborted. */
+export async function yieldToEventLoop(signal: AbortSignal | undefined): Promise<void> {
+  await new Promise<void>((resolve) => macrotask(resolve));
+  checkAbort(signal);
+}
+
+export interface Prepared {
+  /** Validated ranks of the grid. */
+  readonly ranks: Uint8Array;
+  /** Direction indexes (0 up, 1 down, 2 left, 3 right) to search: legal and in options.rootMoves. */
+  readonly roots: number[];
+}
+
+/** Validate the grid and list the root moves to search (legal ones, restricted by options.rootMoves). */
+export function prepare(grid: Grid, options: SearchOptions | undefined, signal: AbortSignal | undefined): Prepared {
+  checkAbort(signal);
+  const ranks = gridToRanks(grid);
+  const allowed = options?.rootMoves;
+  const roots: number[] = [];
+  for (let d = 0; d < 4; d++) {
+    if (allowed && !allowed.includes(DIRECTIONS[d])) continue;
+    if (canMoveRanks(grid.rows, grid.cols, ranks, d)) roots.push(d);
+  }
+  return { ranks, roots };
+}
+
+/** The best move of some values: highest value, ties to the first in up, down, left, right order. */
+export function bestOf(values: MoveValues): Direction | null {
+  let best: Direction | null = null;
+  let bestValue = -Infinity;
+  for (const d of DIRECTIONS) {
+    const v = values[d];
+    if (v !== undefined && v > bestValue) {
+      best = d;
+      bestValue = v;
+    }
+  }
+  return best;
+}
+
+export function valuesOf(roots: readonly number[], scores: ArrayLike<number>): MoveValues {
+  const values: MoveValues = {};
+  for (const d of roots) values[DIRECTIONS[d]] = scores[d];
+  return values;
+}
+
+export function choice(
+  strategy: StrategyName,
+  values: MoveValues,
+  fields: { depth: number; nodes: number; started: number; valuesByDepth?: MoveValues[]; samples?: number },
+): MoveChoice {
+  const result: MoveChoice = {
+    strategy,
+    move: bestOf(values),
+    values,
+    depth: fields.depth,
+    nodes: fields.nodes,
+    ms: now() - fields.started,
+    ...(fields.valuesByDepth ? { valuesByDepth: fields.valuesByDepth } : {}),
+    ...(fields.samples !== undefined ? { samples: fields.samples } : {}),
+  };
+  return result;
+}
+
+/** A positive integer option, clamped, or the default. */
+export function intOption(value: number | undefined, fallback: number, min: number, max: number): number {
+  if (value === undefined || !Number.isFinite(value)) return fallback;
+  return Math.min(max, Math.max(min, Math.floor(value)));
+}
+
+export function seedOf(options: SearchOptions | undefined): number {
+  const s = options?.seed;
+  return s !== undefined && Number.isFinite(s) ? s | 0 : Math.floor(Math.random() * 4294967296) | 0;
+}

@@ -1,0 +1,399 @@
+/**
+ * Expectimax: max over moves, expectation over spawns (every empty cell × {2: 0.9, 4: 0.1}), cut off
+ * when the cumulative probability of a branch falls below 0.0001, transposition table per root move.
+ *
+ * The 4x4 search follows SOLVER.md "The strong expectimax in detail" exactly (float32 arithmetic,
+ * counting 4 move executions per max node), so that with options.reference it reproduces the values and
+ * execution counts of tests/fixtures/reference/expectimax-positions.tsv. Without `reference` it runs by
+ * iterative deepening under options.timeMs (default 100 ms), or to a fixed options.depth.
+ * Other board sizes (and 4x4 boards holding tiles above 32768) take the general path on rank arrays.
+ *
+ * The recursion uses module-level state and plain functions (no closures or objects per node).
+ */
+import type { Grid, MoveChoice, MoveValues, SearchOptions, Strategy } from '../types';
+import { DIRECTIONS } from '../types';
+import * as bitboard from '../board';
+import * as rules from '../rules';
+import * as ttable from '../ttable';
+import { checkAbort, choice, intOption, now, prepare, yieldToEventLoop } from './common';
+
+// Local bindings of the hot imports: some module loaders (tsx, vitest) turn every access to an imported
+// binding into a getter call, which costs more than the work in the inner loop.
+const { EMPTY, HEUR, OUT, ROW_LEFT, ROW_RIGHT, SPREAD, executeMove, fitsBitboard, fromGrid, lineHeuristicAt } = bitboard;
+const { moveRanks } = rules;
+const { DEFAULT_TT_LOG2, ttConfigure, ttGet, ttNewGeneration, ttPut } = ttable;
+const F = Math.fround;
+const F09 = Math.fround(0.9);
+const F01 = Math.fround(0.1);
+/** The float32 nearest 0.0001, as the reference compares its float cumulative probability with it. */
+const PROB_THRESHOLD = Math.fround(0.0001);
+const CACHE_DEPTH_LIMIT = 15;
+const CHECK_EVERY = 4096;
+const DEFAULT_TIME_MS = 100;
+const MAX_DEPTH = 12;
+const REFERENCE_TT_LOG2 = 20;
+
+// ---- search state (module level, reset by each search) ----
+let depthLimit = 0;
+let curDepth = 0;
+let executions = 0;
+let deadline = Infinity;
+let stopped = false;
+let countdown = CHECK_EVERY;
+let searchSignal: AbortSignal | undefined;
+
+function poll(): void {
+  countdown = CHECK_EVERY;
+  if (searchSignal?.aborted || now() > deadline) stopped = true;
+}
+
+// ---- 4x4 bitboard search ----
+
+function heuristic4(lo: number, hi: number): number {
+  const rows = F(F(F(HEUR[lo & 0xffff] + HEUR[lo >>> 16]) + HEUR[hi & 0xffff]) + HEUR[hi >>> 16]);
+  let x = lo & 0x000f000f;
+  let y = hi & 0x000f000f;
+  const c0 = ((x | (x >>> 12)) & 0xff) | (((y | (y >>> 12)) & 0xff) << 8);
+  x = (lo >>> 4) & 0x000f000f;
+  y = (hi >>> 4) & 0x000f000f;
+  const c1 = ((x | (x >>> 12)) & 0xff) | (((y | (y >>> 12)) & 0xff) << 8);
+  x = (lo >>> 8) & 0x000f000f;
+  y = (hi >>> 8) & 0x000f000f;
+  const c2 = ((x | (x >>> 12)) & 0xff) | (((y | (y >>> 12)) & 0xff) << 8);
+  x = (lo >>> 12) & 0x000f000f;
+  y = (hi >>> 12) & 0x000f000f;
+  const c3 = ((x | (x >>> 12)) & 0xff) | (((y | (y >>> 12)) & 0xff) << 8);
+  const cols = F(F(F(HEUR[c0] + HEUR[c1]) + HEUR[c2]) + HEUR[c3]);
+  return F(rows + cols);
+}
+
+function chance4(lo: number, hi: number, cprob: number): number {
+  if (cprob < PROB_THRESHOLD || curDepth >= depthLimit) return heuristic4(lo, hi);
+  if (--countdown <= 0) poll();
+  if (stopped) return 0;
+  if (curDepth < CACHE_DEPTH_LIMIT) {
+    const cached = ttGet(lo, hi, curDepth);
+    if (cached === cached) return cached; // not NaN: a hit
+  }
+  const open = EMPTY[lo & 0xffff] + EMPTY[lo >>> 16] + EMPTY[hi & 0xffff] + EMPTY[hi >>> 16];
+  const p = F(cprob / open);
+  const p9 = F(p * F09);
+  const p1 = F(p * F01);
+  let res = 0;
+  for (let s = 0; s < 32; s += 4) {
+    if (((lo >>> s) & 0xf) === 0) {
+      res = F(res + F(max4(lo | (1 << s), hi, p9) * F09));
+      res = F(res + F(max4(lo | (2 << s), hi, p1) * F01));
+    }
+  }
+  for (let s = 0; s < 32; s += 4) {
+    if (((hi >>> s) & 0xf) === 0) {
+      res = F(res + F(max4(lo, hi | (1 << s), p9) * F09));
+      res = F(res + F(max4(lo, hi | (2 << s), p1) * F01));
+    }
+  }
+  res = F(res / open);
+  if (curDepth < CACHE_DEPTH_LIMIT) ttPut(lo, hi, curDepth, res);
+  return res;
+}
+
+function max4(lo: number, hi: number, cprob: number): number {
+  curDepth++;
+  executions += 4;
+  let best = 0;
+  let v = 0;
+  // Columns packed as lines (nibble i = row i), for up (left on the column) and down (right).
+  let x = lo & 0x000f000f;
+  let y = hi & 0x000f000f;
+  const c0 = ((x | (x >>> 12)) & 0xff) | (((y | (y >>> 12)) & 0xff) << 8);
+  x = (lo >>> 4) & 0x000f000f;
+  y = (hi >>> 4) & 0x000f000f;
+  const c1 = ((x | (x >>> 12)) & 0xff) | (((y | (y >>> 12)) & 0xff) << 8);
+  x = (lo >>> 8) & 0x000f000f;
+  y = (hi >>> 8) & 0x000f000f;
+  const c2 = ((x | (x >>> 12)) & 0xff) | (((y | (y >>> 12)) & 0xff) << 8);
+  x = (lo >>> 12) & 0x000f000f;
+  y = (hi >>> 12) & 0x000f000f;
+  const c3 = ((x | (x >>> 12)) & 0xff) | (((y | (y >>> 12)) & 0xff) << 8);
+  // up
+  let m0 = ROW_LEFT[c0], m1 = ROW_LEFT[c1], m2 = ROW_LEFT[c2], m3 = ROW_LEFT[c3];
+  let nlo = SPREAD[m0 & 0xff] | (SPREAD[m1 & 0xff] << 4) | (SPREAD[m2 & 0xff] << 8) | (SPREAD[m3 & 0xff] << 12);
+  let nhi = SPREAD[m0 >>> 8] | (SPREAD[m1 >>> 8] << 4) | (SPREAD[m2 >>> 8] << 8) | (SPREAD[m3 >>> 8] << 12);
+  if (nlo !== lo || nhi !== hi) {
+    v = chance4(nlo, nhi, cprob);
+    if (v > best) best = v;
+  }
+  // down
+  m0 = ROW_RIGHT[c0];
+  m1 = ROW_RIGHT[c1];
+  m2 = ROW_RIGHT[c2];
+  m3 = ROW_RIGHT[c3];
+  nlo = SPREAD[m0 & 0xff] | (SPREAD[m1 & 0xff] << 4) | (SPREAD[m2 & 0xff] << 8) | (SPREAD[m3 & 0xff] << 12);
+  nhi = SPREAD[m0 >>> 8] | (SPREAD[m1 >>> 8] << 4) | (SPREAD[m2 >>> 8] << 8) | (SPREAD[m3 >>> 8] << 12);
+  if (nlo !== lo || nhi !== hi) {
+    v = chance4(nlo, nhi, cprob);
+    if (v > best) best = v;
+  }
+  // left
+  nlo = ROW_LEFT[lo & 0xffff] | (ROW_LEFT[lo >>> 16] << 16);
+  nhi = ROW_LEFT[hi & 0xffff] | (ROW_LEFT[hi >>> 16] << 16);
+  if (nlo !== lo || nhi !== hi) {
+    v = chance4(nlo, nhi, cprob);
+    if (v > best) best = v;
+  }
+  // right
+  nlo = ROW_RIGHT[lo & 0xffff] | (ROW_RIGHT[lo >>> 16] << 16);
+  nhi = ROW_RIGHT[hi & 0xffff] | (ROW_RIGHT[hi >>> 16] << 16);
+  if (nlo !== lo || nhi !== hi) {
+    v = chance4(nlo, nhi, cprob);
+    if (v > best) best = v;
+  }
+  curDepth--;
+  return best;
+}
+
+/** Value of one root move on the 4x4 board at the current depth limit: 0 when illegal. */
+function root4(lo: number, hi: number, dir: number): number {
+  executeMove(lo, hi, dir);
+  const nlo = OUT[0];
+  const nhi = OUT[1];
+  if (nlo === lo && nhi === hi) return 0;
+  ttNewGeneration();
+  curDepth = 0;
+  return F(chance4(nlo, nhi, 1) + 1e-6);
+}
+
+// ---- general path: any size, ranks up to 17, on rank arrays ----
+
+let gRows = 0;
+let gCols = 0;
+let scratch: Uint8Array[] = [];
+
+function heuristicG(board: Uint8Array): number {
+  let rows = 0;
+  for (let r = 0; r < gRows; r++) rows = F(rows + lineHeuristicAt(board, r * gCols, 1, gCols));
+  let cols = 0;
+  for (let c = 0; c < gCols; c++) cols = F(cols + lineHeuristicAt(board, c, gCols, gRows));
+  return F(rows + cols);
+}
+
+function hashA(board: Uint8Array): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < board.length; i++) h = Math.imul(h ^ board[i], 0x01000193);
+  return h;
+}
+
+function hashB(board: Uint8Array): number {
+  let h = 0x2545f491;
+  for (let i = 0; i < board.length; i++) {
+    h = Math.imul(h + board[i] + i, 0x9e3779b1);
+    h ^= h >>> 13;
+  }
+  return h;
+}
+
+function chanceG(board: Uint8Array, cprob: number): number {
+  if (cprob < PROB_THRESHOLD || curDepth >= depthLimit) return heuristicG(board);
+  if (--countdown <= 0) poll();
+  if (stopped) return 0;
+  const ka = hashA(board);
+  const kb = hashB(board);
+  const cached = ttGet(ka, kb, curDepth);
+  if (cached === cached) return cached;
+  let open = 0;
+  for (let i = 0; i < board.length; i++) if (board[i] === 0) open++;
+  const p = F(cprob / open);
+  const p9 = F(p * F09);
+  const p1 = F(p * F01);
+  let res = 0;
+  for (let i = 0; i < board.length; i++) {
+    if (board[i] !== 0) continue;
+    board[i] = 1;
+    res = F(res + F(maxG(board, p9) * F09));
+    board[i] = 2;
+    res = F(res + F(maxG(board, p1) * F01));
+    board[i] = 0;
+  }
+  res = F(res / open);
+  ttPut(ka, kb, curDepth, res);
+  return res;
+}
+
+function maxG(board: Uint8Array, cprob: number): number {
+  curDepth++;
+  executions += 4;
+  let best = 0;
+  for (let dir = 0; dir < 4; dir++) {
+    const dst = scratch[curDepth * 4 + dir];
+    if (moveRanks(gRows, gCols, board, dst, dir) >= 0) {
+      const v = chanceG(dst, cprob);
+      if (v > best) best = v;
+    }
+  }
+  curDepth--;
+  return best;
+}
+
+function rootG(ranks: Uint8Array, dir: number): number {
+  while (scratch.length < (depthLimit + 2) * 4 || (scratch.length > 0 && scratch[0].length !== ranks.length)) {
+    if (scratch.length > 0 && scratch[0].length !== ranks.length) scratch = [];
+    scratch.push(new Uint8Array(ranks.length));
+  }
+  const dst = scratch[dir];
+  if (moveRanks(gRows, gCols, ranks, dst, dir) < 0) return 0;
+  ttNewGeneration();
+  curDepth = 0;
+  return F(chanceG(dst, 1) + 1e-6);
+}
+
+function distinctRanks(ranks: Uint8Array): number {
+  const seen = new Set<number>();
+  for (const r of ranks) if (r !== 0) seen.add(r);
+  return seen.size;
+}
+
+// ---- driver ----
+
+/** The reference depth limit: max(3, distinct non-zero ranks − 2). */
+export function referenceDepth(ranks: Uint8Array): number {
+  return Math.max(3, distinctRanks(ranks) - 2);
+}
+
+interface Board {
+  readonly rows: number;
+  readonly cols: number;
+  readonly bitboard: boolean;
+  readonly lo: number;
+  readonly hi: number;
+  readonly ranks: Uint8Array;
+}
+
+/** One search's own state, loaded into the module-level variables around each synchronous root search
+ *  (so two searches interleaving at their yields in one thread do not disturb each other). */
+interface SearchContext {
+  deadline: number;
+  signal: AbortSignal | undefined;
+  executions: number;
+}
+
+/** Search one root move at depth limit `limit`; NaN when stopped (deadline or abort). */
+function searchRoot(board: Board, dir: number, limit: number, context: SearchContext): number {
+  depthLimit = limit;
+  deadline = context.deadline;
+  searchSignal = context.signal;
+  stopped = false;
+  countdown = CHECK_EVERY;
+  executions = 0;
+  gRows = board.rows;
+  gCols = board.cols;
+  const value = board.bitboard ? root4(board.lo, board.hi, dir) : rootG(board.ranks, dir);
+  context.executions += executions;
+  searchSignal = undefined;
+  return stopped ? NaN : value;
+}
+
+function boardOf(grid: Grid, ranks: Uint8Array): Board {
+  if (fitsBitboard(grid)) {
+    fromGrid(grid);
+    return { rows: 4, cols: 4, bitboard: true, lo: OUT[0], hi: OUT[1], ranks };
+  }
+  return { rows: grid.rows, cols: grid.cols, bitboard: false, lo: 0, hi: 0, ranks };
+}
+
+/**
+ * The reference search (synchronous; for tests and benchmarks): each move's value (0 = illegal) and
+ * move executions, in the order up, down, left, right.
+ */
+export function referenceSearch(grid: Grid): { values: number[]; executions: number[]; depthLimit: number } {
+  const { ranks } = prepare(grid, undefined, undefined);
+  const board = boardOf(grid, ranks);
+  const limit = referenceDepth(ranks);
+  ttConfigure(REFERENCE_TT_LOG2, true);
+  const values: number[] = [];
+  const counts: number[] = [];
+  for (let dir = 0; dir < 4; dir++) {
+    const context: SearchContext = { deadline: Infinity, signal: undefined, executions: 0 };
+    values.push(searchRoot(board, dir, limit, context));
+    counts.push(context.executions);
+  }
+  return { values, executions: counts, depthLimit: limit };
+}
+
+async function chooseMove(grid: Grid, options?: SearchOptions, signal?: AbortSignal): Promise<MoveChoice> {
+  const started = now();
+  const { ranks, roots } = prepare(grid, options, signal);
+  if (roots.length === 0) return choice('expectimax', {}, { depth: 0, nodes: 0, started });
+  const board = boardOf(grid, ranks);
+  const scores = [0, 0, 0, 0];
+  const context: SearchContext = { deadline: Infinity, signal, executions: 0 };
+
+  // Reference or fixed depth: one search, no deadline.
+  if (options?.reference || options?.depth !== undefined) {
+    const limit = options.reference ? referenceDepth(ranks) : intOption(options.depth, 3, 1, MAX_DEPTH);
+    for (let i = 0; i < roots.length; i++) {
+      if (i > 0) await yieldToEventLoop(signal);
+      if (options.reference) ttConfigure(Math.max(REFERENCE_TT_LOG2, options.ttSizeLog2 ?? 0), true);
+      else ttConfigure(options.ttSizeLog2 ?? DEFAULT_TT_LOG2, false);
+      const v = searchRoot(board, roots[i], limit, context);
+      if (Number.isNaN(v)) checkAbort(signal);
+      scores[roots[i]] = v;
+    }
+    return choice('expectimax', valuesOfRoots(roots, scores), { depth: limit, nodes: context.executions, started });
+  }
+
+  // Time budget: iterative deepening, keeping the last completed depth.
+  const timeMs = options?.timeMs !== undefined && options.timeMs > 0 ? options.timeMs : DEFAULT_TIME_MS;
+  const valuesByDepth: MoveValues[] = [{}];
+  let completed: MoveValues = {};
+  let completedDepth = 0;
+  let previousExecutions = -1;
+  let previousMs = 0;
+  for (let depth = 1; depth <= MAX_DEPTH; depth++) {
+    const iterationStart = now();
+    const executionsBefore = context.executions;
+    // Depth 1 always completes (it is tiny), so there is always a move.
+    context.deadline = depth === 1 ? Infinity : started + timeMs;
+    let interrupted = false;
+    for (let i = 0; i < roots.length; i++) {
+      await yieldToEventLoop(signal);
+      ttConfigure(options?.ttSizeLog2 ?? DEFAULT_TT_LOG2, false);
+      const v = searchRoot(board, roots[i], depth, context);
+      if (Number.isNaN(v)) {
+        interrupted = true;
+        break;
+      }
+      scores[roots[i]] = v;
+    }
+    if (interrupted) {
+      checkAbort(signal);
+      break;
+    }
+    completed = valuesOfRoots(roots, scores);
+    completedDepth = depth;
+    valuesByDepth.push(completed);
+    const iterationExecutions = context.executions - executionsBefore;
+    const iterationMs = now() - iterationStart;
+    const elapsed = now() - started;
+    // Deeper adds nothing once the probability cut-off bounds the search.
+    if (iterationExecutions === previousExecutions) break;
+    const growth = previousMs > 0.5 ? Math.min(8, Math.max(2, iterationMs / previousMs)) : 4;
+    if (elapsed + iterationMs * growth > timeMs) break;
+    previousExecutions = iterationExecutions;
+    previousMs = iterationMs;
+  }
+  return choice('expectimax', completed, { depth: completedDepth, nodes: context.executions, started, valuesByDepth });
+}
+
+function valuesOfRoots(roots: readonly number[], scores: readonly number[]): MoveValues {
+  const values: MoveValues = {};
+  for (const d of roots) values[DIRECTIONS[d]] = scores[d];
+  return values;
+}
+
+export const expectimax: Strategy = {
+  name: 'expectimax',
+  label: 'Expectimax',
+  description:
+    'Looks several moves ahead, averaging over where the next tile may appear; the strongest strategy (default).',
+  chooseMove,
+};
