@@ -1,0 +1,362 @@
+/**
+ * The popup: commands for the game tab (Solve / Stop / Step / Hint), the settings, the live status the
+ * background keeps in chrome.storage.session under `status:<tabId>`, and the game log.
+ *
+ * The tab is `?tabId=N` when given (tests, a popup opened in its own window), else the active tab of the
+ * last focused window. The popup talks to the background only through the typed protocol.
+ */
+import { STRATEGY_NAMES } from '../engine/types';
+import type { MoveChoice } from '../engine/types';
+import { RunStatusSchema } from '../shared/messages';
+import type { Command, GameRecord, Message, RunStatus } from '../shared/messages';
+import { DEFAULT_SETTINGS, SETTINGS_STORAGE_KEY, normalizeSettings } from '../shared/settings';
+import type { Settings } from '../shared/settings';
+import { GAMES_STORAGE_KEY, readGames, statusKey } from '../background/logic';
+import {
+  DEPTH_STRATEGIES,
+  STRATEGY_LABELS,
+  buttonStates,
+  exportFileName,
+  gameStats,
+  hintText,
+  moveText,
+  originPattern,
+  siteText,
+  stateView,
+  statCells,
+  tabIdFromSearch,
+  tileClass,
+  valueRows,
+} from './view';
+
+function byId<T extends HTMLElement>(id: string): T {
+  const element = document.getElementById(id);
+  if (!element) throw new Error(`popup: #${id} missing`);
+  return element as T;
+}
+
+const ui = {
+  site: byId('site'),
+  state: byId('state'),
+  permission: byId('permission'),
+  allow: byId<HTMLButtonElement>('allow'),
+  solve: byId<HTMLButtonElement>('solve'),
+  stop: byId<HTMLButtonElement>('stop'),
+  step: byId<HTMLButtonElement>('step'),
+  hint: byId<HTMLButtonElement>('hint'),
+  message: byId('message'),
+  board: byId('board'),
+  stats: byId('stats'),
+  hintBox: byId('hint-box'),
+  hintText: byId('hint-text'),
+  values: byId('values'),
+  note: byId('note'),
+  strategy: byId<HTMLSelectElement>('strategy'),
+  think: byId<HTMLInputElement>('think'),
+  pause: byId<HTMLInputElement>('pause'),
+  depthField: byId('depth-field'),
+  depth: byId<HTMLSelectElement>('depth'),
+  playoutsField: byId('playouts-field'),
+  playouts: byId<HTMLInputElement>('playouts'),
+  at2048: byId<HTMLSelectElement>('at2048'),
+  games: byId('games'),
+  statsSummary: byId('stats-summary'),
+  export: byId<HTMLButtonElement>('export'),
+};
+
+let tabId: number | null = null;
+let status: RunStatus | null = null;
+let settings: Settings = DEFAULT_SETTINGS;
+let solvePending = false;
+/** A hint asked for in this popup, shown until the board moves on. */
+let shownHint: { choice: MoveChoice; moves: number } | null = null;
+let commandError = '';
+let hintPending = false;
+
+// ---------------------------------------------------------------------------------------------------
+// Rendering
+
+function render(): void {
+  const view = stateView(status);
+  ui.state.textContent = view.label;
+  ui.state.className = `state tone-${view.tone}`;
+  ui.site.textContent = siteText(status) || 'Open a 2048 game and press Solve';
+
+  const message = commandError || view.message;
+  ui.message.textContent = message;
+  ui.message.classList.toggle('is-error', commandError !== '' || status?.state === 'error');
+
+  const buttons = buttonStates(status, solvePending);
+  ui.solve.disabled = !buttons.solve || tabId === null;
+  ui.stop.disabled = !buttons.stop || tabId === null;
+  ui.step.disabled = !buttons.step || tabId === null;
+  ui.hint.disabled = !buttons.hint || tabId === null;
+
+  ui.stats.replaceChildren(
+    ...statCells(status).map((cell) => {
+      const item = document.createElement('div');
+      const dt = document.createElement('dt');
+      const dd = document.createElement('dd');
+      dt.textContent = cell.label;
+      dd.textContent = cell.value;
+      item.append(dt, dd);
+      return item;
+    }),
+  );
+  renderBoard();
+  renderValues();
+}
+
+function renderBoard(): void {
+  const board = status?.board;
+  const rows = board?.rows ?? 4;
+  const cols = board?.cols ?? 4;
+  ui.board.style.setProperty('--n', String(cols));
+  ui.board.classList.toggle('dense', cols > 5);
+  const cells = board?.cells ?? new Array<number>(rows * cols).fill(0);
+  ui.board.replaceChildren(
+    ...cells.map((value) => {
+      const tile = document.createElement('div');
+      tile.className = `tile ${tileClass(value)}`;
+      tile.textContent = value > 0 ? String(value) : '';
+      return tile;
+    }),
+  );
+}
+
+function renderValues(): void {
+  if (shownHint && status && status.moves !== shownHint.moves) shownHint = null;
+  const choice = shownHint?.choice;
+  const values = choice ? choice.values : status?.values;
+  const chosen = choice ? choice.move : (status?.lastMove ?? null);
+  const rows = valueRows(values, chosen);
+  const note = status?.note;
+  ui.hintBox.hidden = !choice && !hintPending && rows.length === 0 && !note;
+  ui.hintText.textContent = hintPending
+    ? 'Thinking…'
+    : choice
+      ? hintText(choice)
+      : status?.lastMove
+        ? `Last move: ${moveText(status.lastMove)}`
+        : '';
+  ui.hintText.hidden = ui.hintText.textContent === '';
+  ui.values.replaceChildren(
+    ...rows.map((row) => {
+      const item = document.createElement('li');
+      item.className = row.best ? 'best' : '';
+      const name = document.createElement('span');
+      name.textContent = moveText(row.move);
+      const bar = document.createElement('span');
+      bar.className = 'bar';
+      const fill = document.createElement('span');
+      fill.style.width = `${Math.max(3, Math.round(row.share * 100))}%`;
+      bar.append(fill);
+      const num = document.createElement('span');
+      num.className = 'num';
+      num.textContent = row.text;
+      item.append(name, bar, num);
+      return item;
+    }),
+  );
+  ui.note.textContent = note ?? '';
+  ui.note.hidden = !note;
+}
+
+function renderSettings(): void {
+  ui.strategy.value = settings.strategy;
+  ui.think.value = String(settings.thinkMs);
+  ui.pause.value = String(settings.pauseMs);
+  ui.depth.value = settings.depth === null ? '' : String(settings.depth);
+  ui.playouts.value = String(settings.playouts);
+  ui.at2048.value = settings.continueAfterWin ? 'keep' : 'stop';
+  ui.depthField.hidden = !DEPTH_STRATEGIES.includes(settings.strategy);
+  ui.playoutsField.hidden = settings.strategy !== 'montecarlo';
+}
+
+function renderGames(games: readonly GameRecord[]): void {
+  const stats = gameStats(games);
+  ui.statsSummary.textContent = stats.count === 0 ? '(no games yet)' : `(${stats.count} game${stats.count === 1 ? '' : 's'})`;
+  const cells: [string, string][] = [
+    ['Games', String(stats.count)],
+    ['Best score', stats.bestScore === null ? '—' : stats.bestScore.toLocaleString('en-US')],
+    ['Best tile', stats.bestTile > 0 ? String(stats.bestTile) : '—'],
+  ];
+  ui.games.replaceChildren(
+    ...cells.map(([label, value]) => {
+      const item = document.createElement('div');
+      const dt = document.createElement('dt');
+      const dd = document.createElement('dd');
+      dt.textContent = label;
+      dd.textContent = value;
+      item.append(dt, dd);
+      return item;
+    }),
+  );
+  ui.export.disabled = stats.count === 0;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Commands
+
+async function send(command: Command): Promise<void> {
+  if (tabId === null) return;
+  commandError = '';
+  if (command === 'solve') solvePending = true;
+  if (command === 'hint') hintPending = true;
+  render();
+  try {
+    const message: Message = { kind: 'popup/command', tabId, command };
+    const reply: unknown = await chrome.runtime.sendMessage(message);
+    const answer = reply as { ok?: boolean; error?: unknown; hint?: MoveChoice; status?: unknown } | undefined;
+    if (!answer || answer.ok !== true) {
+      commandError = typeof answer?.error === 'string' ? answer.error : 'No answer from the extension.';
+    } else {
+      const replied = RunStatusSchema.safeParse(answer.status);
+      if (replied.success && (!status || replied.data.updatedAt >= status.updatedAt)) status = replied.data;
+      if (command === 'hint' && answer.hint) shownHint = { choice: answer.hint, moves: status?.moves ?? 0 };
+    }
+  } catch (err) {
+    commandError = err instanceof Error ? err.message : String(err);
+  } finally {
+    if (command === 'solve') solvePending = false;
+    if (command === 'hint') hintPending = false;
+    render();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Settings
+
+function clampInt(raw: string, min: number, max: number, fallback: number): number {
+  const n = Math.round(Number(raw));
+  if (raw.trim() === '' || !Number.isFinite(n)) return fallback;
+  return Math.min(max, Math.max(min, n));
+}
+
+async function saveSettings(change: Partial<Settings>): Promise<void> {
+  settings = normalizeSettings({ ...settings, ...change });
+  renderSettings();
+  await chrome.storage.local.set({ [SETTINGS_STORAGE_KEY]: settings });
+}
+
+function wireSettings(): void {
+  ui.strategy.replaceChildren(
+    ...STRATEGY_NAMES.map((name) => {
+      const option = document.createElement('option');
+      option.value = name;
+      option.textContent = STRATEGY_LABELS[name];
+      return option;
+    }),
+  );
+  ui.strategy.addEventListener('change', () => void saveSettings({ strategy: ui.strategy.value as Settings['strategy'] }));
+  ui.think.addEventListener('change', () => void saveSettings({ thinkMs: clampInt(ui.think.value, 10, 10_000, settings.thinkMs) }));
+  ui.pause.addEventListener('change', () => void saveSettings({ pauseMs: clampInt(ui.pause.value, 0, 5_000, settings.pauseMs) }));
+  ui.depth.addEventListener('change', () => void saveSettings({ depth: ui.depth.value === '' ? null : clampInt(ui.depth.value, 1, 8, 3) }));
+  ui.playouts.addEventListener('change', () =>
+    void saveSettings({ playouts: clampInt(ui.playouts.value, 1, 100_000, settings.playouts) }),
+  );
+  ui.at2048.addEventListener('change', () => void saveSettings({ continueAfterWin: ui.at2048.value === 'keep' }));
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Permission for other sites
+
+async function checkPermission(): Promise<void> {
+  if (tabId === null) return;
+  let url: string | undefined;
+  try {
+    url = (await chrome.tabs.get(tabId)).url;
+  } catch {
+    url = undefined;
+  }
+  const pattern = originPattern(url);
+  if (!pattern) {
+    ui.permission.hidden = true;
+    return;
+  }
+  const granted = await chrome.permissions.contains({ origins: [pattern] });
+  ui.permission.hidden = granted;
+  ui.allow.onclick = () => {
+    chrome.permissions.request({ origins: [pattern] }).then(
+      (ok) => {
+        ui.permission.hidden = ok;
+        if (!ok) commandError = 'Permission not granted: the autopilot can play here only while this popup was opened from the toolbar.';
+        render();
+      },
+      (err: unknown) => {
+        commandError = err instanceof Error ? err.message : String(err);
+        render();
+      },
+    );
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Game log export
+
+let games: GameRecord[] = [];
+
+function exportGames(): void {
+  const blob = new Blob([JSON.stringify(games, null, 2)], { type: 'application/json' });
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = exportFileName(new Date());
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Start
+
+async function resolveTabId(): Promise<number | null> {
+  const fromUrl = tabIdFromSearch(location.search);
+  if (fromUrl !== null) return fromUrl;
+  const [tab] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
+  return tab?.id ?? null;
+}
+
+function acceptStatus(raw: unknown): void {
+  const parsed = RunStatusSchema.safeParse(raw);
+  status = parsed.success ? parsed.data : null;
+  render();
+}
+
+async function start(): Promise<void> {
+  wireSettings();
+  ui.solve.addEventListener('click', () => void send('solve'));
+  ui.stop.addEventListener('click', () => void send('stop'));
+  ui.step.addEventListener('click', () => void send('step'));
+  ui.hint.addEventListener('click', () => void send('hint'));
+  ui.export.addEventListener('click', exportGames);
+
+  tabId = await resolveTabId();
+  const local = await chrome.storage.local.get([SETTINGS_STORAGE_KEY, GAMES_STORAGE_KEY]);
+  settings = normalizeSettings(local[SETTINGS_STORAGE_KEY]);
+  games = readGames(local[GAMES_STORAGE_KEY]);
+  renderSettings();
+  renderGames(games);
+  if (tabId === null) {
+    commandError = 'No tab to play in.';
+  } else {
+    const key = statusKey(tabId);
+    acceptStatus((await chrome.storage.session.get(key))[key]);
+    chrome.storage.onChanged.addListener((changes, area) => {
+      if (area === 'session' && key in changes) acceptStatus(changes[key].newValue);
+      if (area === 'local' && changes[SETTINGS_STORAGE_KEY]) {
+        settings = normalizeSettings(changes[SETTINGS_STORAGE_KEY].newValue);
+        renderSettings();
+      }
+      if (area === 'local' && changes[GAMES_STORAGE_KEY]) {
+        games = readGames(changes[GAMES_STORAGE_KEY].newValue);
+        renderGames(games);
+      }
+    });
+    void checkPermission();
+  }
+  render();
+}
+
+void start();

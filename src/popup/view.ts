@@ -1,0 +1,195 @@
+/**
+ * What the popup shows, as pure functions of the stored status, settings and game log (no DOM, no
+ * chrome.*), so they are unit-tested; popup.ts puts them on the page.
+ */
+import type { Direction, MoveChoice, MoveValues, StrategyName } from '../engine/types';
+import type { GameRecord, RunStatus } from '../shared/messages';
+
+export const STRATEGY_LABELS: Record<StrategyName, string> = {
+  expectimax: 'Expectimax (strongest)',
+  montecarlo: 'Monte-Carlo playouts',
+  minimax: 'Minimax (alpha-beta)',
+  greedy: 'Greedy look-ahead',
+  priority: 'Corner priority (down, right, up, left)',
+  random: 'Random',
+};
+
+/** Strategies whose search has a depth the user may fix (the others ignore it). */
+export const DEPTH_STRATEGIES: readonly StrategyName[] = ['expectimax', 'minimax', 'greedy'];
+
+export const ARROWS: Record<Direction, string> = { up: '↑', down: '↓', left: '←', right: '→' };
+
+/** "left ←" */
+export function moveText(move: Direction): string {
+  return `${move} ${ARROWS[move]}`;
+}
+
+/** "Hint: left ←", or why there is none. */
+export function hintText(choice: MoveChoice): string {
+  return choice.move ? `Hint: ${moveText(choice.move)}` : 'Hint: no move left (game over)';
+}
+
+export interface ValueRow {
+  readonly move: Direction;
+  readonly text: string;
+  /** Share of the best value in [0, 1], for a bar. */
+  readonly share: number;
+  readonly best: boolean;
+}
+
+/** Every searched move's value, best first. */
+export function valueRows(values: MoveValues | undefined, chosen: Direction | null): ValueRow[] {
+  if (!values) return [];
+  const entries = (Object.entries(values) as [Direction, number][]).filter(([, v]) => Number.isFinite(v));
+  if (entries.length === 0) return [];
+  entries.sort((a, b) => b[1] - a[1]);
+  const max = Math.max(...entries.map(([, v]) => v));
+  const min = Math.min(0, ...entries.map(([, v]) => v));
+  return entries.map(([move, value]) => ({
+    move,
+    text: formatValue(value),
+    share: max > min ? (value - min) / (max - min) : 1,
+    best: move === (chosen ?? entries[0][0]),
+  }));
+}
+
+/** A move value, compact: 1234567 → "1.23M", 0.5 → "0.500". */
+export function formatValue(value: number): string {
+  const abs = Math.abs(value);
+  if (abs >= 1e9) return `${(value / 1e9).toFixed(2)}G`;
+  if (abs >= 1e6) return `${(value / 1e6).toFixed(2)}M`;
+  if (abs >= 1e4) return `${(value / 1e3).toFixed(1)}k`;
+  if (abs >= 100) return value.toFixed(0);
+  return value.toFixed(3);
+}
+
+export type StateTone = 'idle' | 'busy' | 'good' | 'warn' | 'bad';
+
+export interface StateView {
+  readonly label: string;
+  readonly tone: StateTone;
+  readonly message: string;
+}
+
+/** The state line: a short label, a colour tone, and the status message. */
+export function stateView(status: RunStatus | null): StateView {
+  if (!status) return { label: 'Idle', tone: 'idle', message: 'Press Solve to let the autopilot play this game.' };
+  const message = status.message ?? '';
+  switch (status.state) {
+    case 'thinking':
+      return { label: status.running ? 'Playing · thinking' : 'Thinking', tone: 'busy', message };
+    case 'moving':
+      return { label: status.running ? 'Playing · moving' : 'Moving', tone: 'busy', message };
+    case 'won':
+      return { label: 'Won!', tone: 'good', message };
+    case 'over':
+      return { label: 'Game over', tone: 'warn', message };
+    case 'paused':
+      return { label: 'Paused', tone: 'warn', message };
+    case 'error':
+      return { label: 'Error', tone: 'bad', message };
+    case 'idle':
+      return { label: status.running ? 'Playing' : 'Idle', tone: status.running ? 'busy' : 'idle', message };
+  }
+}
+
+/** The run is under way (Solve pressed and not yet stopped). */
+export function isRunning(status: RunStatus | null): boolean {
+  return !!status && (status.running || status.state === 'thinking' || status.state === 'moving');
+}
+
+export interface ButtonStates {
+  readonly solve: boolean;
+  readonly stop: boolean;
+  readonly step: boolean;
+  readonly hint: boolean;
+}
+
+/**
+ * Which buttons are enabled. Stop stays enabled while a run may be under way, including right after
+ * Solve was pressed and before the first status arrived (`solvePending`).
+ */
+export function buttonStates(status: RunStatus | null, solvePending: boolean): ButtonStates {
+  const running = isRunning(status) || solvePending;
+  return { solve: !running, stop: running, step: !running, hint: !running };
+}
+
+export interface StatCell {
+  readonly label: string;
+  readonly value: string;
+}
+
+function formatInt(n: number): string {
+  return Math.round(n).toLocaleString('en-US');
+}
+
+/** The numbers of the status card. */
+export function statCells(status: RunStatus | null): StatCell[] {
+  const s = status;
+  return [
+    { label: 'Score', value: s && s.score !== null ? formatInt(s.score) : '—' },
+    { label: 'Best tile', value: s && s.bestTile > 0 ? String(s.bestTile) : '—' },
+    { label: 'Moves', value: s ? String(s.moves) : '0' },
+    { label: 'Moves/s', value: s ? s.movesPerSecond.toFixed(1) : '0.0' },
+    { label: 'Depth', value: s && s.depth > 0 ? String(s.depth) : '—' },
+    { label: 'Desyncs', value: s ? String(s.desyncs) : '0' },
+  ];
+}
+
+/** "classic on 127.0.0.1", or an empty string before any detection. */
+export function siteText(status: RunStatus | null): string {
+  if (!status || (!status.adapter && !status.site)) return '';
+  if (status.adapter && status.site) return `${status.adapter} on ${status.site}`;
+  return status.adapter ?? status.site ?? '';
+}
+
+export interface GameStats {
+  readonly count: number;
+  readonly bestScore: number | null;
+  readonly bestTile: number;
+  readonly wins: number;
+}
+
+export function gameStats(games: readonly GameRecord[]): GameStats {
+  let bestScore: number | null = null;
+  let bestTile = 0;
+  let wins = 0;
+  for (const game of games) {
+    if (game.score !== null && (bestScore === null || game.score > bestScore)) bestScore = game.score;
+    bestTile = Math.max(bestTile, game.bestTile);
+    if (game.bestTile >= 2048) wins++;
+  }
+  return { count: games.length, bestScore, bestTile, wins };
+}
+
+/** The host-permission pattern for a page's origin, or null for pages no extension may script. */
+export function originPattern(url: string | undefined): string | null {
+  if (!url) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return null;
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return null;
+  if (parsed.hostname === 'chrome.google.com' || parsed.hostname === 'chromewebstore.google.com') return null;
+  return `${parsed.protocol}//${parsed.hostname}/*`;
+}
+
+/** The `?tabId=N` of the popup's URL, or null. */
+export function tabIdFromSearch(search: string): number | null {
+  const raw = new URLSearchParams(search).get('tabId');
+  if (raw === null || !/^\d+$/.test(raw)) return null;
+  return Number(raw);
+}
+
+/** CSS class of a tile value on the mini board (values above 2048 share one colour). */
+export function tileClass(value: number): string {
+  if (value === 0) return 'tile-empty';
+  return value > 2048 ? 'tile-super' : `tile-${value}`;
+}
+
+/** File name of the exported game log. */
+export function exportFileName(now: Date): string {
+  return `2048-autopilot-games-${now.toISOString().slice(0, 10)}.json`;
+}
