@@ -1,3 +1,124 @@
-import type { Strategy } from '../types';
-import { priority } from './priority';
-export const greedy: Strategy = { ...priority, name: 'greedy' };
+/**
+ * Greedy look-ahead: the best sequence of k moves, boards scored by a corner-gradient template ×
+ * tile values (heuristics.ts). Spawns between the moves are sampled (a few random 2s/4s, averaged),
+ * never chosen. Iterative deepening on k under options.timeMs (default 100 ms), or fixed options.depth.
+ */
+import type { Grid, MoveChoice, MoveValues, SearchOptions, Strategy } from '../types';
+import * as rules from '../rules';
+import * as heuristics from '../heuristics';
+import { checkAbort, choice, intOption, now, prepare, seedOf, valuesOf, yieldToEventLoop } from './common';
+
+const { moveRanks } = rules;
+const { gradientScore, gradientTemplate } = heuristics;
+
+const DEFAULT_TIME_MS = 100;
+const MAX_DEPTH = 8;
+const SAMPLES = 4;
+const CHECK_EVERY = 1024;
+
+let rows = 0;
+let cols = 0;
+let template: Float64Array = new Float64Array(0);
+let nodes = 0;
+let deadline = Infinity;
+let stopped = false;
+let countdown = CHECK_EVERY;
+let searchSignal: AbortSignal | undefined;
+let seed = 1;
+
+function randomInt(n: number): number {
+  seed ^= seed << 13;
+  seed ^= seed >>> 17;
+  seed ^= seed << 5;
+  return ((seed >>> 0) * n) / 4294967296 | 0;
+}
+
+/** Value of moving `board` in `dir` with `k` moves (this one included) to look ahead; -1 when illegal. */
+function moveValue(board: Uint8Array, dir: number, k: number): number {
+  const moved = new Uint8Array(board.length);
+  nodes++;
+  if (moveRanks(rows, cols, board, moved, dir) < 0) return -1;
+  if (k <= 1) return gradientScore(template, moved);
+  if (--countdown <= 0) {
+    countdown = CHECK_EVERY;
+    if (searchSignal?.aborted || now() > deadline) stopped = true;
+  }
+  if (stopped) return 0;
+  let empty = 0;
+  for (let i = 0; i < moved.length; i++) if (moved[i] === 0) empty++;
+  let total = 0;
+  for (let s = 0; s < SAMPLES; s++) {
+    let at = randomInt(empty);
+    let cell = 0;
+    for (let i = 0; i < moved.length; i++) {
+      if (moved[i] === 0 && at-- === 0) {
+        cell = i;
+        break;
+      }
+    }
+    moved[cell] = randomInt(10) === 0 ? 2 : 1;
+    let best = 0; // no legal move: the game is over, the worst value
+    for (let d = 0; d < 4; d++) {
+      const v = moveValue(moved, d, k - 1);
+      if (v > best) best = v;
+    }
+    moved[cell] = 0;
+    total += best;
+  }
+  return total / SAMPLES;
+}
+
+async function chooseMove(grid: Grid, options?: SearchOptions, signal?: AbortSignal): Promise<MoveChoice> {
+  const started = now();
+  const { ranks, roots } = prepare(grid, options, signal);
+  if (roots.length === 0) return choice('greedy', {}, { depth: 0, nodes: 0, started });
+  const fixed = options?.depth !== undefined;
+  const maxDepth = fixed ? intOption(options.depth, 3, 1, MAX_DEPTH) : MAX_DEPTH;
+  const timeMs = options?.timeMs !== undefined && options.timeMs > 0 ? options.timeMs : DEFAULT_TIME_MS;
+  let rng = seedOf(options) | 1;
+  const scores = [0, 0, 0, 0];
+  let completed: MoveValues = {};
+  let completedDepth = 0;
+  let totalNodes = 0;
+  for (let depth = fixed ? maxDepth : 1; depth <= maxDepth; depth++) {
+    const iterationStart = now();
+    let interrupted = false;
+    for (const d of roots) {
+      await yieldToEventLoop(signal);
+      rows = grid.rows;
+      cols = grid.cols;
+      template = gradientTemplate(rows, cols);
+      nodes = 0;
+      stopped = false;
+      countdown = CHECK_EVERY;
+      searchSignal = signal;
+      seed = rng;
+      deadline = fixed || depth === 1 ? Infinity : started + timeMs;
+      const v = moveValue(ranks, d, depth);
+      rng = seed;
+      totalNodes += nodes;
+      searchSignal = undefined;
+      if (stopped) {
+        interrupted = true;
+        break;
+      }
+      scores[d] = v;
+    }
+    if (interrupted) {
+      checkAbort(signal);
+      break;
+    }
+    completed = valuesOf(roots, scores);
+    completedDepth = depth;
+    const elapsed = now() - started;
+    if (!fixed && elapsed + (now() - iterationStart) * 4 * SAMPLES > timeMs) break;
+  }
+  return choice('greedy', completed, { depth: completedDepth, nodes: totalNodes, started });
+}
+
+export const greedy: Strategy = {
+  name: 'greedy',
+  label: 'Greedy look-ahead',
+  description: 'Tries short sequences of moves and keeps the big tiles gathered in a corner; quick and fairly strong.',
+  chooseMove,
+};

@@ -1,3 +1,140 @@
-import type { Strategy } from '../types';
-import { priority } from './priority';
-export const minimax: Strategy = { ...priority, name: 'minimax' };
+/**
+ * Minimax with alpha-beta: the player maximises, the opponent places the worst 2 or 4 in any empty
+ * cell. Evaluation: weighted smoothness, monotonicity, ln(empty cells) and max rank (heuristics.ts).
+ * Iterative deepening under options.timeMs (default 100 ms), or a fixed options.depth (player moves).
+ * Works on rank arrays, so on every board size.
+ */
+import type { Grid, MoveChoice, MoveValues, SearchOptions, Strategy } from '../types';
+import * as rules from '../rules';
+import * as heuristics from '../heuristics';
+import { checkAbort, choice, intOption, now, prepare, valuesOf, yieldToEventLoop } from './common';
+
+const { moveRanks, hasLegalMove } = rules;
+const { minimaxEvaluation } = heuristics;
+
+const DEFAULT_TIME_MS = 100;
+const MAX_DEPTH = 12;
+const LOSS = -1e6;
+const CHECK_EVERY = 2048;
+
+let rows = 0;
+let cols = 0;
+let nodes = 0;
+let deadline = Infinity;
+let stopped = false;
+let countdown = CHECK_EVERY;
+let searchSignal: AbortSignal | undefined;
+
+function poll(): void {
+  countdown = CHECK_EVERY;
+  if (searchSignal?.aborted || now() > deadline) stopped = true;
+}
+
+/** Player to move with `depth` player moves left. */
+function maxNode(board: Uint8Array, depth: number, alpha: number, beta: number): number {
+  if (depth === 0) return minimaxEvaluation(rows, cols, board);
+  if (--countdown <= 0) poll();
+  if (stopped) return 0;
+  let best = -Infinity;
+  const next = new Uint8Array(board.length);
+  for (let d = 0; d < 4; d++) {
+    nodes++;
+    if (moveRanks(rows, cols, board, next, d) < 0) continue;
+    const v = minNode(next, depth - 1, alpha, beta);
+    if (v > best) best = v;
+    if (best > alpha) alpha = best;
+    if (alpha >= beta) break;
+  }
+  return best === -Infinity ? LOSS : best;
+}
+
+/** Opponent places a 2 or a 4 (ranks 1, 2) in an empty cell, choosing the worst for the player. */
+function minNode(board: Uint8Array, depth: number, alpha: number, beta: number): number {
+  if (depth === 0) {
+    // Leaf after the player's move: evaluate, penalising a board the opponent could end.
+    return minimaxEvaluation(rows, cols, board);
+  }
+  let best = Infinity;
+  // Order the placements by their evaluation (worst first) for better cut-offs.
+  const cells: number[] = [];
+  const scores: number[] = [];
+  for (let i = 0; i < board.length; i++) {
+    if (board[i] !== 0) continue;
+    for (let t = 1; t <= 2; t++) {
+      board[i] = t;
+      cells.push(i * 4 + t);
+      scores.push(minimaxEvaluation(rows, cols, board));
+    }
+    board[i] = 0;
+  }
+  const order = cells.map((_, k) => k).sort((a, b) => scores[a] - scores[b]);
+  for (const k of order) {
+    const i = cells[k] >> 2;
+    board[i] = cells[k] & 3;
+    const v = hasLegalMove(rows, cols, board) ? maxNode(board, depth, alpha, beta) : LOSS;
+    board[i] = 0;
+    if (stopped) return 0;
+    if (v < best) best = v;
+    if (best < beta) beta = best;
+    if (alpha >= beta) break;
+  }
+  return best;
+}
+
+function searchRoot(ranks: Uint8Array, dir: number, depth: number): number {
+  const next = new Uint8Array(ranks.length);
+  nodes++;
+  moveRanks(rows, cols, ranks, next, dir);
+  return minNode(next, depth - 1, -Infinity, Infinity);
+}
+
+async function chooseMove(grid: Grid, options?: SearchOptions, signal?: AbortSignal): Promise<MoveChoice> {
+  const started = now();
+  const { ranks, roots } = prepare(grid, options, signal);
+  if (roots.length === 0) return choice('minimax', {}, { depth: 0, nodes: 0, started });
+  const fixed = options?.depth !== undefined;
+  const maxDepth = fixed ? intOption(options.depth, 3, 1, MAX_DEPTH) : MAX_DEPTH;
+  const timeMs = options?.timeMs !== undefined && options.timeMs > 0 ? options.timeMs : DEFAULT_TIME_MS;
+  const scores = [0, 0, 0, 0];
+  let completed: MoveValues = {};
+  let completedDepth = 0;
+  let totalNodes = 0;
+  for (let depth = fixed ? maxDepth : 1; depth <= maxDepth; depth++) {
+    const iterationStart = now();
+    let interrupted = false;
+    for (const d of roots) {
+      await yieldToEventLoop(signal);
+      rows = grid.rows;
+      cols = grid.cols;
+      nodes = 0;
+      stopped = false;
+      countdown = CHECK_EVERY;
+      searchSignal = signal;
+      deadline = fixed || depth === 1 ? Infinity : started + timeMs;
+      const v = searchRoot(ranks, d, depth);
+      totalNodes += nodes;
+      searchSignal = undefined;
+      if (stopped) {
+        interrupted = true;
+        break;
+      }
+      scores[d] = v;
+    }
+    if (interrupted) {
+      checkAbort(signal);
+      break;
+    }
+    completed = valuesOf(roots, scores);
+    completedDepth = depth;
+    const elapsed = now() - started;
+    if (!fixed && elapsed + (now() - iterationStart) * 3 > timeMs) break;
+  }
+  return choice('minimax', completed, { depth: completedDepth, nodes: totalNodes, started });
+}
+
+export const minimax: Strategy = {
+  name: 'minimax',
+  label: 'Minimax',
+  description: 'Assumes the worst tile always appears in the worst place (alpha-beta search); cautious and steady.',
+  chooseMove,
+};
