@@ -12,6 +12,8 @@ export interface BoardReading {
   readonly grid: Grid;
   readonly score: number | null;
   readonly status: GameStatus;
+  /** Why the status is 'unknown' (e.g. the game's own state name), for the message shown to the user. */
+  readonly note?: string;
 }
 
 /** A board that cannot be read completely is an error naming what (and which cell) went wrong. */
@@ -48,8 +50,12 @@ export interface Adapter {
   readBoard(): BoardReading;
   /** Play one move on the page (synthetic key, or the game's own move function). */
   sendMove(direction: Direction): Promise<void>;
-  /** Resolves when the board is stable and differs from `previous`, or says the move was ignored. */
-  settled(previous: Grid, timeoutMs: number): Promise<SettleResult>;
+  /**
+   * Resolves when the board is stable and differs from `previous`, or says the move was ignored.
+   * `expected` is the move just sent: a reading that is one move after `previous` by it is accepted at
+   * once; any other changed reading is accepted only once the page has been quiet for a moment.
+   */
+  settled(previous: Grid, timeoutMs: number, expected?: Direction): Promise<SettleResult>;
   /** Dismiss the "You win!" overlay and keep playing; false where the page has no such control. */
   continueAfterWin(): Promise<boolean>;
   /** Start a new game. */
@@ -58,5 +64,7 @@ export interface Adapter {
 
 export interface AdapterFactory {
   readonly name: string;
+  /** Higher wins when two adapters are equally confident (store > saved-state/classic > geometry > canvas). */
+  readonly rank: number;
   create(context: AdapterContext): Adapter;
 }

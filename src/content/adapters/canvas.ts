@@ -1,0 +1,231 @@
+/**
+ * canvas — a board drawn on a <canvas> with no game module to ask (SITES.md §3, canvas games): read the
+ * pixels, find the board by the classic board colour, infer the cell lattice from the gaps of board
+ * colour between cells, sample each cell near its top-left inner corner (away from the number) and map
+ * the colour through the classic palette. A colour it does not know is an error naming the cell, and so
+ * is the one colour shared by every tile above 2048 (#3c3a32): the picture alone cannot tell them apart.
+ *
+ * Checked on: tests/fixtures/pages/canvas-classic (and play2048-like, where the store adapter wins).
+ */
+import type { Direction, Grid } from '../../engine/types';
+import { cellName, sendKeyMove, waitForBoard } from './common';
+import { BoardReadError } from './types';
+import type { Adapter, AdapterContext, AdapterFactory, BoardReading, SettleResult } from './types';
+
+type Rgb = readonly [number, number, number];
+
+function hex(value: string): Rgb {
+  const n = parseInt(value.slice(1), 16);
+  return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
+}
+
+export const BOARD_COLOUR = hex('#bbada0');
+export const EMPTY_COLOUR = hex('#cdc1b4');
+export const SUPER_COLOUR = hex('#3c3a32');
+/** Tile value → its colour in the classic palette. */
+export const PALETTE: readonly (readonly [number, Rgb])[] = [
+  [2, hex('#eee4da')],
+  [4, hex('#ede0c8')],
+  [8, hex('#f2b179')],
+  [16, hex('#f59563')],
+  [32, hex('#f67c5f')],
+  [64, hex('#f65e3b')],
+  [128, hex('#edcf72')],
+  [256, hex('#edcc61')],
+  [512, hex('#edc850')],
+  [1024, hex('#edc53f')],
+  [2048, hex('#edc22e')],
+];
+
+/** Largest per-channel difference accepted as the same colour (anti-aliasing, colour management). */
+export const COLOUR_TOLERANCE = 6;
+
+/** The pixels of a canvas, as ImageData has them (RGBA, row-major). */
+export interface Pixels {
+  readonly width: number;
+  readonly height: number;
+  readonly data: Uint8ClampedArray | readonly number[];
+}
+
+function near(data: Pixels['data'], offset: number, colour: Rgb, tolerance = COLOUR_TOLERANCE): boolean {
+  return (
+    data[offset + 3] > 200 &&
+    Math.abs(data[offset] - colour[0]) <= tolerance &&
+    Math.abs(data[offset + 1] - colour[1]) <= tolerance &&
+    Math.abs(data[offset + 2] - colour[2]) <= tolerance
+  );
+}
+
+function toHex(r: number, g: number, b: number): string {
+  return `#${[r, g, b].map((v) => v.toString(16).padStart(2, '0')).join('')}`;
+}
+
+/** Runs of indexes where `isCell` holds, at least `minLength` long. */
+function runs(length: number, isCell: (i: number) => boolean, minLength: number): [number, number][] {
+  const out: [number, number][] = [];
+  let start = -1;
+  for (let i = 0; i <= length; i++) {
+    const inside = i < length && isCell(i);
+    if (inside && start < 0) start = i;
+    if (!inside && start >= 0) {
+      if (i - start >= minLength) out.push([start, i]);
+      start = -1;
+    }
+  }
+  return out;
+}
+
+/** Map one sampled colour to a tile value (0 = empty); null when it is no colour of the palette. */
+export function valueOfColour(r: number, g: number, b: number, tolerance = COLOUR_TOLERANCE): number | null {
+  const close = (c: Rgb): boolean => Math.abs(r - c[0]) <= tolerance && Math.abs(g - c[1]) <= tolerance && Math.abs(b - c[2]) <= tolerance;
+  if (close(EMPTY_COLOUR)) return 0;
+  let best: number | null = null;
+  let bestDistance = Infinity;
+  for (const [value, c] of PALETTE) {
+    if (!close(c)) continue;
+    const d = Math.abs(r - c[0]) + Math.abs(g - c[1]) + Math.abs(b - c[2]);
+    if (d < bestDistance) {
+      bestDistance = d;
+      best = value;
+    }
+  }
+  if (best !== null) return best;
+  if (close(SUPER_COLOUR)) return -1;
+  return null;
+}
+
+/** Read a classic-palette board from pixels; throws BoardReadError naming what or which cell went wrong. */
+export function readPixels(pixels: Pixels): Grid {
+  const { width, height, data } = pixels;
+  if (width * height * 4 > data.length || width < 30 || height < 30) throw new BoardReadError('The canvas is too small for a board');
+  // 1. The board: bounding box of board-coloured pixels (sampled every other pixel for speed).
+  let left = width;
+  let right = -1;
+  let top = height;
+  let bottom = -1;
+  for (let y = 0; y < height; y += 2) {
+    for (let x = 0; x < width; x += 2) {
+      if (!near(data, (y * width + x) * 4, BOARD_COLOUR)) continue;
+      if (x < left) left = x;
+      if (x > right) right = x;
+      if (y < top) top = y;
+      if (y > bottom) bottom = y;
+    }
+  }
+  if (right - left < 30 || bottom - top < 30) throw new BoardReadError('No board colour (#bbada0) on the canvas');
+  const w = right - left + 1;
+  const h = bottom - top + 1;
+  // 2. The lattice: columns and rows where most pixels are not board colour are cells; gaps are board colour.
+  const colCells = (x: number): boolean => {
+    let count = 0;
+    for (let y = top; y <= bottom; y += 2) if (!near(data, (y * width + x) * 4, BOARD_COLOUR)) count++;
+    return count * 2 > h * 0.3;
+  };
+  const rowCells = (y: number): boolean => {
+    let count = 0;
+    for (let x = left; x <= right; x += 2) if (!near(data, (y * width + x) * 4, BOARD_COLOUR)) count++;
+    return count * 2 > w * 0.3;
+  };
+  const colRuns = runs(w, (i) => colCells(left + i), Math.max(4, w / 20)).map(([a, b]) => [a + left, b + left] as const);
+  const rowRuns = runs(h, (i) => rowCells(top + i), Math.max(4, h / 20)).map(([a, b]) => [a + top, b + top] as const);
+  const rows = rowRuns.length;
+  const cols = colRuns.length;
+  if (rows < 3 || rows > 8 || cols < 3 || cols > 8) throw new BoardReadError(`The canvas board has ${rows}x${cols} cells: not playable`);
+  // 3. Each cell's colour near its top-left inner corner.
+  const cells: number[] = [];
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols; c++) {
+      const [x0, x1] = colRuns[c];
+      const [y0, y1] = rowRuns[r];
+      const sx = Math.floor(x0 + (x1 - x0) * 0.14);
+      const sy = Math.floor(y0 + (y1 - y0) * 0.14);
+      const o = (sy * width + sx) * 4;
+      const value = valueOfColour(data[o], data[o + 1], data[o + 2]);
+      if (value === null) {
+        throw new BoardReadError(`${cellName(r, c)} has colour ${toHex(data[o], data[o + 1], data[o + 2])}: not a tile of the classic palette`);
+      }
+      if (value < 0) throw new BoardReadError(`${cellName(r, c)} holds a tile above 2048: on a canvas they all share one colour`);
+      cells.push(value);
+    }
+  }
+  return { rows, cols, cells };
+}
+
+function canvases(doc: Document): HTMLCanvasElement[] {
+  return Array.from(doc.querySelectorAll('canvas')).sort((a, b) => b.width * b.height - a.width * a.height);
+}
+
+function pixelsOf(canvas: HTMLCanvasElement): Pixels {
+  let context: CanvasRenderingContext2D | null = null;
+  try {
+    context = canvas.getContext('2d', { willReadFrequently: true }) as CanvasRenderingContext2D | null;
+  } catch {
+    context = null;
+  }
+  if (!context) throw new BoardReadError('The canvas cannot be read (no 2D context)');
+  try {
+    return context.getImageData(0, 0, canvas.width, canvas.height);
+  } catch {
+    throw new BoardReadError('The canvas cannot be read (its pixels are protected)');
+  }
+}
+
+export class CanvasAdapter implements Adapter {
+  readonly name = 'canvas';
+  private canvas: HTMLCanvasElement | null = null;
+
+  constructor(private readonly context: AdapterContext) {}
+
+  async detect(): Promise<number> {
+    for (const canvas of canvases(this.context.document)) {
+      if (canvas.width < 30 || canvas.height < 30) continue;
+      try {
+        const grid = readPixels(pixelsOf(canvas));
+        if (grid.cells.some((v) => v > 0)) {
+          this.canvas = canvas;
+          return 0.35;
+        }
+      } catch {
+        // not a board, or not readable
+      }
+    }
+    return 0;
+  }
+
+  readBoard(): BoardReading {
+    const canvas = this.canvas && this.canvas.isConnected ? this.canvas : canvases(this.context.document)[0];
+    if (!canvas) throw new BoardReadError('The canvas is gone from the page');
+    return { grid: readPixels(pixelsOf(canvas)), score: null, status: 'playing' };
+  }
+
+  sendMove(direction: Direction): Promise<void> {
+    return sendKeyMove(this.context, direction);
+  }
+
+  settled(previous: Grid, timeoutMs: number, expected?: Direction): Promise<SettleResult> {
+    // Drawing on a canvas mutates no DOM: read again at a few bounded points in time.
+    return waitForBoard({
+      window: this.context.window,
+      observe: this.canvas ? [this.canvas] : [],
+      read: () => this.readBoard(),
+      previous,
+      expected,
+      timeoutMs,
+      checkpoints: [10, 30, 60, 100, 160, 250, 400, 600, 900],
+    });
+  }
+
+  async continueAfterWin(): Promise<boolean> {
+    return false;
+  }
+
+  async newGame(): Promise<void> {
+    // A canvas page's controls are unknown.
+  }
+}
+
+export const canvasAdapter: AdapterFactory = {
+  name: 'canvas',
+  rank: 1,
+  create: (context) => new CanvasAdapter(context),
+};

