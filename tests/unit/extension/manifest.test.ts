@@ -1,0 +1,42 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+
+const manifest = JSON.parse(readFileSync(new URL('../../../manifest.json', import.meta.url), 'utf8')) as {
+  manifest_version: number;
+  permissions: string[];
+  host_permissions: string[];
+  optional_host_permissions: string[];
+  content_security_policy: { extension_pages: string };
+  commands: Record<string, { suggested_key?: { default?: string } }>;
+  icons: Record<string, string>;
+  action: { default_popup: string };
+};
+
+describe('manifest.json', () => {
+  it('is MV3 with the few permissions it needs', () => {
+    expect(manifest.manifest_version).toBe(3);
+    expect([...manifest.permissions].sort()).toEqual(['activeTab', 'offscreen', 'scripting', 'storage']);
+    expect(manifest.host_permissions).toEqual(['https://play2048.co/*', 'https://classic.play2048.co/*', 'http://127.0.0.1/*', 'http://localhost/*']);
+    expect(manifest.optional_host_permissions).toEqual(['https://*/*', 'http://*/*']);
+    expect(JSON.stringify(manifest)).not.toMatch(/<all_urls>|"tabs"|debugger|externally_connectable/);
+  });
+
+  it('has a strict CSP for extension pages', () => {
+    expect(manifest.content_security_policy.extension_pages).toBe("script-src 'self'; object-src 'self'");
+  });
+
+  it('declares the keyboard commands', () => {
+    expect(manifest.commands['toggle-solve'].suggested_key?.default).toBe('Alt+Shift+S');
+    expect(manifest.commands.step.suggested_key?.default).toBe('Alt+Shift+N');
+    expect(manifest.commands._execute_action).toBeDefined();
+  });
+
+  it('points at the popup the tests open and at existing icons', () => {
+    expect(manifest.action.default_popup).toBe('src/popup/index.html');
+    for (const size of ['16', '32', '48', '128']) {
+      const png = readFileSync(new URL(`../../../${manifest.icons[size]}`, import.meta.url));
+      expect(png.subarray(1, 4).toString('ascii')).toBe('PNG');
+      expect(png.readUInt32BE(16)).toBe(Number(size)); // IHDR width
+    }
+  });
+});
