@@ -78,8 +78,11 @@ export function legalMoves(grid: Grid): Direction[] {
   return DIRECTIONS.filter((d) => canMoveRanks(grid.rows, grid.cols, ranks, directionIndex(d)));
 }
 
+/** True when no move changes the board (an empty board included). */
 export function isGameOver(grid: Grid): boolean {
-  return !hasLegalMove(grid.rows, grid.cols, gridToRanks(grid));
+  const ranks = gridToRanks(grid);
+  if (!ranks.some((r) => r !== 0)) return true;
+  return !hasLegalMove(grid.rows, grid.cols, ranks);
 }
 
 /** A 2 (p 0.9) or 4 (p 0.1) in a uniformly random empty cell; the grid unchanged when it is full. */
