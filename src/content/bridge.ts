@@ -87,7 +87,7 @@ export function createPageBridge(win: Window, nonce: string = makeNonce()): Cont
         pending.set(id, { resolve: resolve as (value: unknown) => void, reject, timer });
         const body: { nonce: string; id: number; type: PageRequestType; payload?: unknown } = { nonce, id, type: type as PageRequestType };
         if (payload !== undefined) body.payload = payload;
-        win.dispatchEvent(new CustomEvent(toPage, { detail: JSON.stringify(body) }));
+        win.dispatchEvent(new (win as Window & typeof globalThis).CustomEvent(toPage, { detail: JSON.stringify(body) }));
       });
     },
     on(type: string, listener: (payload: unknown) => void): () => void {

@@ -89,7 +89,7 @@ export function installPageAgent(win: Window, nonce: string, options: PageAgentO
   let finding: Promise<GameStore | null> | null = null;
 
   const send = (message: object): void => {
-    win.dispatchEvent(new CustomEvent(toContent, { detail: JSON.stringify({ nonce, ...message }) }));
+    win.dispatchEvent(new (win as Window & typeof globalThis).CustomEvent(toContent, { detail: JSON.stringify({ nonce, ...message }) }));
   };
 
   const publish = (game: unknown): void => {

@@ -114,8 +114,8 @@ export function classicStatus(doc: Document): GameStatus {
 
 function clickIfPresent(doc: Document, selector: string): boolean {
   const element = doc.querySelector(selector);
-  if (!element || !(element instanceof (doc.defaultView?.HTMLElement ?? HTMLElement))) return false;
-  element.click();
+  if (!element || typeof (element as HTMLElement).click !== 'function') return false;
+  (element as HTMLElement).click();
   return true;
 }
 

@@ -19,6 +19,20 @@ import type { Adapter, AdapterContext, AdapterFactory, BoardReading, GameStatus,
 
 type Container = Element | ShadowRoot;
 
+// Node-type checks rather than instanceof: nodes may come from another realm (a frame, a test's window).
+function isElement(node: Node | null | undefined): node is Element {
+  return !!node && node.nodeType === 1;
+}
+function isShadowRoot(node: Node | null | undefined): node is ShadowRoot {
+  return !!node && node.nodeType === 11 && 'host' in node;
+}
+function isDocument(node: Node | null | undefined): node is Document {
+  return !!node && node.nodeType === 9;
+}
+function isHtmlElement(node: Element | undefined): node is HTMLElement {
+  return !!node && typeof (node as HTMLElement).click === 'function';
+}
+
 const VALUE_CLASS = /^(?:tile|field|cell|value|num|number|block|square)[-_](\d{1,6})$/i;
 const EMPTY_CLASS = /^(?:empty|blank|(?:tile|field|cell|block|square)[-_](?:empty|blank|0))$/i;
 
@@ -122,7 +136,7 @@ function readCells(layout: CellsLayout): Grid {
 
 /** Columns of a CSS grid container (inline or computed `grid-template-columns`), or null. */
 function gridColumns(container: Container, count: number): number | null {
-  if (!(container instanceof Element)) return null;
+  if (!isElement(container)) return null;
   const view = container.ownerDocument.defaultView;
   const templates: string[] = [];
   const inline = (container as HTMLElement).style?.gridTemplateColumns;
@@ -233,9 +247,25 @@ function readPositioned(layout: PositionedLayout): Grid {
   if (members.length < 2) throw new BoardReadError('Too few tiles on the board');
   const xs = members.map((m) => m.x);
   const ys = members.map((m) => m.y);
-  const pitchX = pitchOf(xs) ?? pitchOf(ys);
-  const pitchY = pitchOf(ys) ?? pitchX;
+  let pitchX = pitchOf(xs);
+  let pitchY = pitchOf(ys);
+  // Tiles two or more cells apart: the smaller pitch of the other axis, or the tiles' own size, tells the cell.
+  if (pitchX !== null && pitchY !== null) {
+    const small = Math.min(pitchX, pitchY);
+    const ratio = Math.max(pitchX, pitchY) / small;
+    if (Math.abs(ratio - Math.round(ratio)) < 0.08) pitchX = pitchY = small;
+  }
+  pitchX ??= pitchY;
+  pitchY ??= pitchX;
   if (pitchX === null || pitchY === null) throw new BoardReadError('The tiles do not form a grid');
+  const size = extentOf(members[0].element, 'width');
+  if (size !== null && size > 4) {
+    const cellsPerPitch = Math.round(pitchX / (size * 1.12));
+    if (cellsPerPitch >= 2) {
+      pitchX /= cellsPerPitch;
+      pitchY /= cellsPerPitch;
+    }
+  }
   const ax = axisOf(xs, pitchX, extentOf(layout.container, 'width'));
   const ay = axisOf(ys, pitchY, extentOf(layout.container, 'height'));
   let rows = ay.count;
@@ -272,24 +302,23 @@ export function readLayout(layout: Layout): Grid {
 }
 
 function* containers(root: Document | ShadowRoot): Generator<Container> {
-  const stack: Container[] = [root instanceof Document ? root.documentElement : root];
-  if (root instanceof Document && root.body) stack.push(root.body);
+  const stack: Container[] = [isDocument(root) ? root.documentElement : root];
   const seen = new Set<Container>();
   while (stack.length > 0) {
     const node = stack.pop() as Container;
     if (seen.has(node)) continue;
     seen.add(node);
     yield node;
-    if (node instanceof Element && node.shadowRoot) stack.push(node.shadowRoot);
+    if (isElement(node) && node.shadowRoot) stack.push(node.shadowRoot);
     for (const child of Array.from(node.children)) stack.push(child);
   }
 }
 
 function layoutsAt(container: Container): Layout[] {
   const found: Layout[] = [];
-  if (container instanceof Element && TABLE_TAGS.has(container.tagName)) return found;
+  if (isElement(container) && TABLE_TAGS.has(container.tagName)) return found;
   const children = childElements(container);
-  if (children.length < 3) return found;
+  if (children.length < 2) return found;
 
   // rows: 3..8 rows of the same kind, each with the same number of cells
   const rows = mostCommonKey(children);
@@ -312,7 +341,7 @@ function layoutsAt(container: Container): Layout[] {
   }
 
   // positioned
-  if (container instanceof Element) {
+  if (isElement(container)) {
     const { members } = placedMembers(container);
     if (members.length >= 2) found.push({ kind: 'positioned', container });
   }
@@ -349,12 +378,12 @@ export function findBoard(doc: Document): Candidate | null {
 
 function rootNodeOf(layout: Layout): Document | ShadowRoot {
   const root = layout.container.getRootNode();
-  return root instanceof ShadowRoot || root instanceof Document ? root : (layout.container as Element).ownerDocument;
+  return isShadowRoot(root) || isDocument(root) ? root : (layout.container.ownerDocument as Document);
 }
 
 /** 'won' / 'over' from a message shown over the board ("You win!", "Game over"), else 'playing'. */
 function statusAround(layout: Layout): GameStatus {
-  const root = layout.container instanceof Element ? layout.container.parentElement ?? layout.container : layout.container;
+  const root = isElement(layout.container) ? layout.container.parentElement ?? layout.container : layout.container;
   const text = (root.textContent ?? '').slice(0, 2_000);
   if (/game\s*over|no more moves/i.test(text)) return 'over';
   if (/you\s*(win|won)|you reached 2048/i.test(text)) return 'won';
@@ -363,7 +392,7 @@ function statusAround(layout: Layout): GameStatus {
 
 function scoreNear(layout: Layout): number | null {
   const roots: (Document | ShadowRoot)[] = [rootNodeOf(layout)];
-  const doc = layout.container instanceof Element ? layout.container.ownerDocument : layout.container.ownerDocument;
+  const doc = layout.container.ownerDocument as Document;
   if (!roots.includes(doc)) roots.push(doc);
   for (const root of roots) {
     for (const element of Array.from(root.querySelectorAll('[class*="score" i], [id*="score" i]'))) {
@@ -409,7 +438,7 @@ export class GeometryAdapter implements Adapter {
   settled(previous: Grid, timeoutMs: number, expected?: Direction): Promise<SettleResult> {
     const layout = this.currentLayout();
     const observed = layout.container;
-    const animated = layout.container instanceof Element ? [layout.container] : Array.from(layout.container.children);
+    const animated = isElement(layout.container) ? [layout.container] : Array.from(layout.container.children);
     return waitForBoard({
       window: this.context.window,
       observe: [observed],
@@ -427,7 +456,7 @@ export class GeometryAdapter implements Adapter {
     const root = this.layout ? rootNodeOf(this.layout) : this.context.document;
     const candidates = [...Array.from(root.querySelectorAll('button, a, [role="button"]')), ...Array.from(this.context.document.querySelectorAll('button, a, [role="button"]'))];
     const button = candidates.find((b) => /keep\s*(going|playing)|continue/i.test(b.textContent ?? ''));
-    if (!button || !(button instanceof (this.context.window as Window & typeof globalThis).HTMLElement)) return false;
+    if (!isHtmlElement(button)) return false;
     button.click();
     return true;
   }
@@ -436,7 +465,7 @@ export class GeometryAdapter implements Adapter {
     const button = Array.from(this.context.document.querySelectorAll('button, a, [role="button"]')).find((b) =>
       /new\s*game|restart|try\s*again|play\s*again/i.test(b.textContent ?? ''),
     );
-    if (button instanceof (this.context.window as Window & typeof globalThis).HTMLElement) button.click();
+    if (isHtmlElement(button)) button.click();
   }
 }
 
