@@ -14,6 +14,13 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
+/** The lower of the two middle values for an even count: always one of the values (a real tile). */
+export function lowerMedian(values: readonly number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[(sorted.length - 1) >> 1];
+}
+
 export function summarize(values: readonly number[]): Summary {
   if (values.length === 0) return { min: Number.NaN, median: Number.NaN, mean: Number.NaN, max: Number.NaN };
   let min = Infinity;
@@ -64,6 +71,7 @@ export interface BenchSummary {
   readonly seed: number;
   readonly reach: Record<string, number>;
   readonly score: Summary;
+  /** Best tile per game: median (the lower middle one for an even count, so it is a tile) and max. */
   readonly maxTile: { readonly median: number; readonly max: number };
   /** Mean moves per game. */
   readonly moves: number;
@@ -79,14 +87,13 @@ export function summarizeBench(strategy: string, seed: number, results: readonly
   const maxTiles = results.map((result) => result.maxTile);
   const totalMoves = results.reduce((sum, result) => sum + result.moves, 0);
   const totalMs = results.reduce((sum, result) => sum + result.thinkMs, 0);
-  const tiles = summarize(maxTiles);
   return {
     strategy,
     games: results.length,
     seed,
     reach: reachShares(maxTiles),
     score: summarize(results.map((result) => result.score)),
-    maxTile: { median: tiles.median, max: tiles.max },
+    maxTile: { median: lowerMedian(maxTiles), max: maxTiles.length === 0 ? Number.NaN : Math.max(...maxTiles) },
     moves: results.length === 0 ? 0 : totalMoves / results.length,
     movesPerGame: summarize(results.map((result) => result.moves)),
     msPerMove: totalMoves === 0 ? 0 : totalMs / totalMoves,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { median, reachShares, summarize, summarizeBench } from '../../../src/cli/stats';
+import { lowerMedian, median, reachShares, summarize, summarizeBench } from '../../../src/cli/stats';
 import type { GameResult } from '../../../src/cli/stats';
 
 describe('median and summarize', () => {
@@ -7,6 +7,12 @@ describe('median and summarize', () => {
     expect(median([5, 1, 3])).toBe(3);
     expect(median([4, 1, 3, 2])).toBe(2.5);
     expect(median([])).toBeNaN();
+  });
+
+  it('lowerMedian picks an element of the input', () => {
+    expect(lowerMedian([512, 256])).toBe(256);
+    expect(lowerMedian([5, 1, 3])).toBe(3);
+    expect(lowerMedian([])).toBeNaN();
   });
 
   it('summarizes min, median, mean and max without reordering the input', () => {
@@ -54,5 +60,10 @@ describe('summarizeBench', () => {
     expect(summary.reach['256']).toBeCloseTo(2 / 3);
     expect(summary.reach['512']).toBeCloseTo(1 / 3);
     expect(summary.reach['2048']).toBe(0);
+  });
+
+  it('reports a best-tile median that is a tile for an even number of games', () => {
+    const summary = summarizeBench('random', 1, [game(0, 10, 256, 1, 1), game(1, 20, 512, 1, 1)]);
+    expect(summary.maxTile).toEqual({ median: 256, max: 512 });
   });
 });
