@@ -26,7 +26,9 @@ const USAGE = `Usage:
 Strength bench: plays N games (game i seeded from K and i: the result does not depend on --jobs) on J
 worker threads (default: all cores), each to game over or until its best tile reaches --target.
 Prints the share of games reaching 256..32768, score and move statistics and think time per move;
---json prints one JSON object as the last line of stdout. --runs R repeats the bench R times.
+--json prints one JSON object as the last line of stdout. --runs R repeats the bench R times (each run
+and the median time are reported). Results repeat exactly for a seed when the search is bounded by depth
+or playouts; a time budget (--time-ms, or a strategy's default budget) depends on the machine's speed.
 
 Positions bench: searches every position of a reference file (tests/fixtures/reference/
 expectimax-positions.tsv) with the reference expectimax, one root move at a time, on one thread, and

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { maxTile } from '../../../src/engine/index';
+import { playGame } from '../../../src/cli/game';
+import type { GameState } from '../../../src/cli/game';
+
+describe('playGame', () => {
+  it('plays a game to its end, the same for the same seed', async () => {
+    const settings = { strategy: 'random' as const, options: {} };
+    const a = await playGame(0, 123, settings);
+    const b = await playGame(5, 123, settings);
+    expect(a.end).toBe('game-over');
+    expect(a.moves).toBeGreaterThan(0);
+    expect(a.maxTile).toBe(maxTile(a.grid));
+    expect({ ...b, index: 0, thinkMs: 0 }).toEqual({ ...a, thinkMs: 0 });
+    expect(b.index).toBe(5);
+  });
+
+  it('reports every state, moves counted from 0, scores never decreasing', async () => {
+    const states: GameState[] = [];
+    const game = await playGame(0, 9, { strategy: 'priority', options: {}, rows: 3, cols: 3 }, { onState: (s) => states.push(s) });
+    expect(states[0].moves).toBe(0);
+    expect(states[0].grid.cells.filter((v) => v !== 0)).toHaveLength(2);
+    expect(states.map((s) => s.moves)).toEqual(states.map((_, i) => i));
+    for (let i = 1; i < states.length; i++) expect(states[i].score).toBeGreaterThanOrEqual(states[i - 1].score);
+    expect(states[states.length - 1].score).toBe(game.score);
+    expect(game.grid).toMatchObject({ rows: 3, cols: 3 });
+  });
+
+  it('stops when the best tile reaches the target', async () => {
+    const game = await playGame(0, 1, { strategy: 'priority', options: {}, target: 32 });
+    expect(game.end).toBe('target');
+    expect(game.maxTile).toBe(32);
+  });
+
+  it('stops when the signal aborts', async () => {
+    const controller = new AbortController();
+    const game = await playGame(0, 1, { strategy: 'random', options: {} }, {
+      signal: controller.signal,
+      onState: (s) => {
+        if (s.moves === 10) controller.abort();
+      },
+    });
+    expect(game.end).toBe('stopped');
+    expect(game.moves).toBe(10);
+  });
+});
