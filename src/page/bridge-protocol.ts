@@ -70,7 +70,7 @@ export const StoreSnapshotSchema = z
 export type StoreSnapshot = z.infer<typeof StoreSnapshotSchema>;
 
 /** Messages to the content script: replies to requests, and pushes (the store's state as it changes). */
-export const ContentMessageSchema = z.discriminatedUnion('kind', [
+export const ContentMessageSchema = z.union([
   z.object({ nonce: NonceSchema, kind: z.literal('reply'), id: z.number().int().min(0), ok: z.literal(true), result: z.unknown().optional() }),
   z.object({ nonce: NonceSchema, kind: z.literal('reply'), id: z.number().int().min(0), ok: z.literal(false), error: z.string().max(500) }),
   z.object({ nonce: NonceSchema, kind: z.literal('push'), type: z.literal('store/state'), payload: StoreSnapshotSchema }),

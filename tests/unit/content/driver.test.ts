@@ -1,0 +1,332 @@
+/**
+ * The play loop with a fake adapter (a real game kept by the engine's rules) and a fake solver behind a
+ * fake sendMessage: step = one move, stop within one move, desync counted and recovered, an ignored move
+ * retried then an error, the person taking over pauses, hint sends no key, a page without a board gets
+ * the error and no key, a restarted background is retried, settings apply on the next move.
+ */
+import { describe, expect, it } from 'vitest';
+import { JSDOM } from 'jsdom';
+import { applyMove, createRng, legalMoves, spawnRandomTile } from '../../../src/engine/index';
+import type { Direction, Grid, MoveChoice } from '../../../src/engine/types';
+import { Driver, NO_BOARD_MESSAGE, PAUSED_MESSAGE } from '../../../src/content/driver';
+import type { DriverEnvironment } from '../../../src/content/driver';
+import type { Adapter, AdapterFactory, BoardReading, GameStatus, SettleResult } from '../../../src/content/adapters/types';
+import { GameRecordSchema, RunStatusSchema } from '../../../src/shared/messages';
+import type { GameRecord, Message, RunStatus } from '../../../src/shared/messages';
+import { DEFAULT_SETTINGS } from '../../../src/shared/settings';
+import type { Settings } from '../../../src/shared/settings';
+
+const SETTINGS: Settings = { ...DEFAULT_SETTINGS, strategy: 'priority', thinkMs: 10, pauseMs: 0 };
+
+function grid(rows: number[][]): Grid {
+  return { rows: rows.length, cols: rows[0].length, cells: rows.flat() };
+}
+
+class FakeGame implements Adapter {
+  readonly name = 'fake';
+  keys: Direction[] = [];
+  ignoreNext = 0;
+  status: GameStatus = 'playing';
+  note: string | undefined;
+  continued = 0;
+  /** Called after each accepted move (e.g. to change the board behind the driver's back). */
+  afterMove: ((game: FakeGame) => void) | null = null;
+  private readonly rng = createRng(7);
+
+  constructor(
+    public board: Grid,
+    private readonly confidence = 0.8,
+  ) {}
+
+  async detect(): Promise<number> {
+    return this.confidence;
+  }
+  readBoard(): BoardReading {
+    const reading: BoardReading = { grid: this.board, score: null, status: this.status };
+    return this.note ? { ...reading, note: this.note } : reading;
+  }
+  async sendMove(direction: Direction): Promise<void> {
+    this.keys.push(direction);
+    if (this.ignoreNext > 0) {
+      this.ignoreNext--;
+      return;
+    }
+    const { grid: moved, moved: changed } = applyMove(this.board, direction);
+    if (!changed) return;
+    this.board = spawnRandomTile(moved, this.rng);
+    this.afterMove?.(this);
+  }
+  async settled(previous: Grid, timeoutMs: number): Promise<SettleResult> {
+    const same = previous.cells.every((v, i) => v === this.board.cells[i]);
+    if (!same) return { kind: 'changed', reading: this.readBoard() };
+    await new Promise((r) => setTimeout(r, Math.min(timeoutMs, 5)));
+    return { kind: 'ignored' };
+  }
+  async continueAfterWin(): Promise<boolean> {
+    this.continued++;
+    this.status = 'playing';
+    return true;
+  }
+  async newGame(): Promise<void> {}
+}
+
+const ORDER: readonly Direction[] = ['down', 'right', 'up', 'left'];
+
+interface Harness {
+  driver: Driver;
+  game: FakeGame;
+  statuses: RunStatus[];
+  records: GameRecord[];
+  requests: number;
+  cancels: number;
+  window: Window;
+  last(): RunStatus;
+}
+
+interface HarnessOptions {
+  board?: Grid;
+  adapters?: AdapterFactory[];
+  /** Fails the first n solver requests with this transport error. */
+  transientFailures?: number;
+  /** Solver delay in ms. */
+  solverDelayMs?: number;
+  settings?: Partial<Settings>;
+}
+
+function harness(options: HarnessOptions = {}): Harness {
+  const dom = new JSDOM('<!DOCTYPE html><html><body></body></html>', { url: 'http://game.test/' });
+  const game = new FakeGame(options.board ?? grid([[2, 0, 0, 0], [0, 0, 0, 0], [0, 0, 2, 0], [0, 0, 0, 0]]));
+  const factory: AdapterFactory = { name: 'fake', rank: 1, create: () => game };
+  let failures = options.transientFailures ?? 0;
+  const h: Harness = {
+    driver: undefined as unknown as Driver,
+    game,
+    statuses: [],
+    records: [],
+    requests: 0,
+    cancels: 0,
+    window: dom.window as unknown as Window,
+    last: () => h.statuses[h.statuses.length - 1],
+  };
+  const sendMessage = async (message: Message): Promise<unknown> => {
+    switch (message.kind) {
+      case 'content/status':
+        h.statuses.push(RunStatusSchema.parse(message.status));
+        return { ok: true };
+      case 'content/game-finished':
+        h.records.push(GameRecordSchema.parse(message.record));
+        return { ok: true };
+      case 'solver/cancel':
+        h.cancels++;
+        return { ok: true };
+      case 'solver/request': {
+        h.requests++;
+        if (failures > 0) {
+          failures--;
+          throw new Error('Could not establish connection. Receiving end does not exist.');
+        }
+        if (options.solverDelayMs) await new Promise((r) => setTimeout(r, options.solverDelayMs));
+        const legal = legalMoves(message.board);
+        const move = ORDER.find((d) => legal.includes(d)) ?? null;
+        const choice: MoveChoice = {
+          strategy: message.strategy,
+          move,
+          values: Object.fromEntries(legal.map((d, i) => [d, i])),
+          depth: 1,
+          nodes: 4,
+          ms: 0,
+        };
+        return { ok: true, choice };
+      }
+      default:
+        return { ok: false, error: 'unexpected' };
+    }
+  };
+  const env: DriverEnvironment = {
+    document: dom.window.document,
+    window: h.window,
+    adapters: options.adapters ?? [factory],
+    sendMessage,
+    measure: false,
+    timing: { settleTimeoutMs: 20, retryBackoffMs: [5, 10, 20], solverRetryMs: [5, 10, 20] },
+  };
+  h.driver = new Driver(env, { ...SETTINGS, ...options.settings });
+  return h;
+}
+
+async function until(check: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 2));
+  }
+}
+
+describe('driver', () => {
+  it('step makes exactly one move and reports it', async () => {
+    const h = harness();
+    const reply = await h.driver.handleCommand('step', SETTINGS);
+    expect(reply.ok).toBe(true);
+    expect(h.game.keys).toEqual(['down']);
+    expect(h.driver.getStatus()).toMatchObject({ moves: 1, running: false, state: 'idle', lastMove: 'down', adapter: 'fake', site: 'game.test' });
+    expect(h.last().moves).toBe(1);
+  });
+
+  it('solve plays to game over and records the game', async () => {
+    const h = harness({ board: grid([[2, 4, 2], [4, 2, 4], [0, 0, 0]]) });
+    const reply = await h.driver.handleCommand('solve', SETTINGS);
+    expect(reply.ok).toBe(true);
+    await until(() => h.last().state === 'over');
+    const status = h.last();
+    expect(status.running).toBe(false);
+    expect(status.moves).toBe(h.game.keys.length);
+    expect(h.records).toHaveLength(1);
+    expect(h.records[0]).toMatchObject({ outcome: 'over', adapter: 'fake', moves: status.moves, strategy: 'priority' });
+    expect(status.score).toBeGreaterThan(0);
+  });
+
+  it('stop ends the run within one move', async () => {
+    const h = harness({ solverDelayMs: 2 });
+    await h.driver.handleCommand('solve', SETTINGS);
+    await until(() => h.driver.getStatus().moves >= 3);
+    await h.driver.handleCommand('stop', SETTINGS);
+    const atStop = h.game.keys.length;
+    const status = h.driver.getStatus();
+    expect(status.running).toBe(false);
+    expect(status.state).toBe('idle');
+    await new Promise((r) => setTimeout(r, 40));
+    expect(h.game.keys.length).toBe(atStop);
+    expect(h.records.at(-1)?.outcome).toBe('stopped');
+  });
+
+  it('counts a desync when the board changes behind its back, and goes on from the board shown', async () => {
+    const h = harness();
+    let injected = false;
+    h.game.afterMove = (game) => {
+      if (injected || h.game.keys.length !== 2) return;
+      injected = true;
+      const cells = [...game.board.cells];
+      cells[cells.indexOf(0)] = 64;
+      game.board = { ...game.board, cells };
+    };
+    await h.driver.handleCommand('solve', SETTINGS);
+    await until(() => h.driver.getStatus().moves >= 6);
+    await h.driver.handleCommand('stop', SETTINGS);
+    const status = h.driver.getStatus();
+    expect(status.desyncs).toBe(1);
+    expect(status.bestTile).toBeGreaterThanOrEqual(64);
+    expect(status.state).not.toBe('error');
+  });
+
+  it('re-sends a move the page ignored, then gives up with a clear error', async () => {
+    const once = harness();
+    once.game.ignoreNext = 1;
+    await once.driver.handleCommand('step', SETTINGS);
+    expect(once.game.keys).toEqual(['down', 'down']);
+    expect(once.driver.getStatus().moves).toBe(1);
+
+    const never = harness();
+    never.game.ignoreNext = 100;
+    const reply = await never.driver.handleCommand('step', SETTINGS);
+    expect(reply.ok).toBe(false);
+    expect(never.game.keys).toHaveLength(4);
+    expect(never.driver.getStatus()).toMatchObject({ state: 'error', running: false, moves: 0 });
+    expect(never.driver.getStatus().message).toMatch(/ignored the move down/);
+  });
+
+  it('pauses at once when the person takes over, cancels the search, and resumes on solve', async () => {
+    const h = harness({ solverDelayMs: 30 });
+    await h.driver.handleCommand('solve', SETTINGS);
+    await until(() => h.driver.getStatus().moves >= 1);
+    // An untrusted (synthetic) key does not count as the person.
+    h.window.dispatchEvent(new (h.window as Window & typeof globalThis).KeyboardEvent('keydown', { key: 'ArrowUp' }));
+    expect(h.driver.getStatus().state).not.toBe('paused');
+    await until(() => h.requests > h.driver.getStatus().moves); // a search is under way
+    const keys = h.game.keys.length;
+    h.driver.pauseForUser();
+    expect(h.last()).toMatchObject({ state: 'paused', message: PAUSED_MESSAGE, running: false });
+    await new Promise((r) => setTimeout(r, 80));
+    expect(h.game.keys.length).toBe(keys);
+    expect(h.cancels).toBeGreaterThanOrEqual(1);
+    expect(h.driver.getStatus()).toMatchObject({ state: 'paused', message: PAUSED_MESSAGE });
+
+    const moves = h.driver.getStatus().moves;
+    await h.driver.handleCommand('solve', SETTINGS);
+    await until(() => h.driver.getStatus().moves >= moves + 2);
+    expect(h.driver.getStatus().state).not.toBe('paused');
+    await h.driver.handleCommand('stop', SETTINGS);
+  });
+
+  it('hint answers with the choice and sends no key', async () => {
+    const h = harness();
+    const reply = await h.driver.handleCommand('hint', SETTINGS);
+    expect(reply.ok).toBe(true);
+    if (reply.ok) expect(reply.hint?.move).toBe('down');
+    expect(h.game.keys).toEqual([]);
+    expect(h.driver.getStatus().moves).toBe(0);
+  });
+
+  it('a page without a board gets the error naming what was tried, and no key', async () => {
+    const h = harness({ adapters: [] });
+    const none: AdapterFactory = { name: 'classic', rank: 3, create: () => new FakeGame(grid([[0, 0, 0], [0, 0, 0], [0, 0, 0]]), 0) };
+    const h2 = harness({ adapters: [none] });
+    for (const x of [h, h2]) {
+      await x.driver.handleCommand('solve', SETTINGS);
+      await until(() => x.driver.getStatus().state === 'error');
+      expect(x.driver.getStatus().message).toContain(NO_BOARD_MESSAGE);
+      expect(x.requests).toBe(0);
+    }
+    expect(h2.driver.getStatus().message).toContain('(tried: classic)');
+    const step = await h2.driver.handleCommand('step', SETTINGS);
+    expect(step.ok).toBe(false);
+  });
+
+  it('retries the solver when the background was restarted mid-request', async () => {
+    const h = harness({ transientFailures: 2 });
+    const reply = await h.driver.handleCommand('step', SETTINGS);
+    expect(reply.ok).toBe(true);
+    expect(h.requests).toBe(3);
+    expect(h.driver.getStatus().moves).toBe(1);
+    const broken = harness({ transientFailures: 10 });
+    const failed = await broken.driver.handleCommand('step', SETTINGS);
+    expect(failed.ok).toBe(false);
+    expect(broken.driver.getStatus().message).toMatch(/solver could not be reached/);
+    expect(broken.game.keys).toEqual([]);
+  });
+
+  it('takes a strategy change on the next move and shows it', async () => {
+    const h = harness({ solverDelayMs: 1 });
+    await h.driver.handleCommand('solve', SETTINGS);
+    await until(() => h.driver.getStatus().moves >= 2);
+    h.driver.updateSettings({ ...SETTINGS, strategy: 'greedy' });
+    const moves = h.driver.getStatus().moves;
+    await until(() => h.driver.getStatus().moves >= moves + 2);
+    expect(h.last().strategy).toBe('greedy');
+    await h.driver.handleCommand('stop', SETTINGS);
+  });
+
+  it('at 2048 keeps playing or stops, per the setting', async () => {
+    const board = grid([[2048, 2, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 4]]);
+    const keep = harness({ board });
+    keep.game.status = 'won';
+    await keep.driver.handleCommand('step', SETTINGS);
+    expect(keep.game.continued).toBe(1);
+    expect(keep.driver.getStatus().moves).toBe(1);
+
+    const stop = harness({ board, settings: { continueAfterWin: false } });
+    stop.game.status = 'won';
+    await stop.driver.handleCommand('solve', { ...SETTINGS, continueAfterWin: false });
+    await until(() => stop.driver.getStatus().state === 'won');
+    expect(stop.game.keys).toEqual([]);
+  });
+
+  it('pauses with the reason in a game state it does not know', async () => {
+    const h = harness();
+    h.game.status = 'unknown';
+    h.game.note = 'the game is in a state the autopilot does not play ("powerupSelection")';
+    await h.driver.handleCommand('solve', SETTINGS);
+    await until(() => h.driver.getStatus().state === 'paused');
+    expect(h.driver.getStatus().message).toContain('powerupSelection');
+    expect(h.game.keys).toEqual([]);
+  });
+});
