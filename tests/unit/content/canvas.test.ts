@@ -1,0 +1,165 @@
+/**
+ * The canvas adapter's pixel reader on fake ImageData painted here in the classic palette: board found
+ * by colour, lattice from the gaps, each cell by the colour near its top-left corner, numbers drawn in
+ * the middle ignored; unknown colours and tiles above 2048 are errors naming the cell.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { unzlibSync } from 'fflate';
+import { DOM_DIR } from './dom';
+import { describe, expect, it } from 'vitest';
+import { BOARD_COLOUR, EMPTY_COLOUR, PALETTE, SUPER_COLOUR, readPixels, valueOfColour } from '../../../src/content/adapters/canvas';
+import type { Pixels } from '../../../src/content/adapters/canvas';
+
+type Rgb = readonly [number, number, number];
+
+const colourOf = (value: number): Rgb =>
+  value === 0 ? EMPTY_COLOUR : (PALETTE.find(([v]) => v === value)?.[1] ?? (value > 2048 ? SUPER_COLOUR : ([1, 2, 3] as const)));
+
+/** Paint a board like the fixture pages do: board colour, cells with gaps, a dark "number" blob in the middle. */
+function paint(cells: number[][], options: { size?: number; gap?: number; offset?: number; canvas?: number } = {}): Pixels {
+  const rows = cells.length;
+  const cols = cells[0].length;
+  const size = options.size ?? 60;
+  const gap = options.gap ?? 8;
+  const offset = options.offset ?? 10;
+  const boardW = cols * size + (cols + 1) * gap;
+  const boardH = rows * size + (rows + 1) * gap;
+  const width = options.canvas ?? boardW + 2 * offset;
+  const height = options.canvas ?? boardH + 2 * offset;
+  const data = new Uint8ClampedArray(width * height * 4);
+  const fill = (x0: number, y0: number, w: number, h: number, c: Rgb): void => {
+    for (let y = y0; y < y0 + h; y++) {
+      for (let x = x0; x < x0 + w; x++) {
+        const o = (y * width + x) * 4;
+        data[o] = c[0];
+        data[o + 1] = c[1];
+        data[o + 2] = c[2];
+        data[o + 3] = 255;
+      }
+    }
+  };
+  fill(offset, offset, boardW, boardH, BOARD_COLOUR);
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols; c++) {
+      const x = offset + gap + c * (size + gap);
+      const y = offset + gap + r * (size + gap);
+      fill(x, y, size, size, colourOf(cells[r][c]));
+      if (cells[r][c] > 0) fill(x + size * 0.35, y + size * 0.35, size * 0.3, size * 0.3, [0x77, 0x6e, 0x65]);
+    }
+  }
+  return { width, height, data };
+}
+
+describe('canvas pixel reader', () => {
+  it('reads a 4x4 classic-palette board with every tile colour', () => {
+    const board = [
+      [0, 2, 4, 8],
+      [16, 32, 64, 128],
+      [256, 512, 1024, 2048],
+      [0, 0, 2, 0],
+    ];
+    expect(readPixels(paint(board))).toEqual({ rows: 4, cols: 4, cells: board.flat() });
+  });
+
+  it('reads 3x3 and 5x5 boards placed anywhere on a larger canvas', () => {
+    const three = [
+      [2, 0, 0],
+      [0, 4, 0],
+      [0, 0, 8],
+    ];
+    expect(readPixels(paint(three, { offset: 40, canvas: 400 })).cells).toEqual(three.flat());
+    const five = Array.from({ length: 5 }, (_, r) => Array.from({ length: 5 }, (_, c) => ((r + c) % 3 === 0 ? 2 : 0)));
+    expect(readPixels(paint(five, { size: 40, gap: 6 }))).toMatchObject({ rows: 5, cols: 5, cells: five.flat() });
+  });
+
+  it('names the cell of an unknown colour, and refuses tiles above 2048', () => {
+    const board = [
+      [2, 0, 0, 0],
+      [0, 0, 0, 0],
+      [0, 0, 7, 0],
+      [0, 0, 0, 0],
+    ];
+    expect(() => readPixels(paint(board))).toThrow(/cell \(row 3, col 3\) has colour #010203/);
+    board[2][2] = 4096;
+    expect(() => readPixels(paint(board))).toThrow(/cell \(row 3, col 3\) holds a tile above 2048/);
+  });
+
+  it('finds no board on a canvas without the board colour', () => {
+    const blank: Pixels = { width: 100, height: 100, data: new Uint8ClampedArray(100 * 100 * 4).fill(255) };
+    expect(() => readPixels(blank)).toThrow(/No board colour/);
+  });
+
+  it('maps colours with a small tolerance and keeps neighbours apart', () => {
+    expect(valueOfColour(0xed, 0xcc, 0x61)).toBe(256);
+    expect(valueOfColour(0xed + 3, 0xcc - 2, 0x61 + 3)).toBe(256);
+    expect(valueOfColour(0xed, 0xc8, 0x50)).toBe(512);
+    expect(valueOfColour(0xcd, 0xc1, 0xb4)).toBe(0);
+    expect(valueOfColour(0, 0, 0)).toBeNull();
+    expect(valueOfColour(0x3c, 0x3a, 0x32)).toBe(-1);
+  });
+});
+
+// ------------------------------------------------- the fixture pages' own canvases
+
+
+/** A minimal PNG decoder for 8-bit RGBA, non-interlaced images (what Chromium's canvas.toDataURL writes). */
+function decodePng(bytes: Uint8Array): Pixels {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let offset = 8;
+  let width = 0;
+  let height = 0;
+  const idat: Uint8Array[] = [];
+  while (offset < bytes.length) {
+    const length = view.getUint32(offset);
+    const type = String.fromCharCode(...bytes.subarray(offset + 4, offset + 8));
+    const body = bytes.subarray(offset + 8, offset + 8 + length);
+    if (type === 'IHDR') {
+      width = view.getUint32(offset + 8);
+      height = view.getUint32(offset + 12);
+      if (body[8] !== 8 || body[9] !== 6 || body[12] !== 0) throw new Error('only 8-bit RGBA non-interlaced PNGs');
+    } else if (type === 'IDAT') idat.push(body);
+    offset += 12 + length;
+  }
+  const joined = new Uint8Array(idat.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const c of idat) {
+    joined.set(c, at);
+    at += c.length;
+  }
+  const raw = unzlibSync(joined);
+  const stride = width * 4;
+  const out = new Uint8ClampedArray(stride * height);
+  for (let y = 0; y < height; y++) {
+    const filter = raw[y * (stride + 1)];
+    const line = raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1));
+    for (let x = 0; x < stride; x++) {
+      const a = x >= 4 ? out[y * stride + x - 4] : 0;
+      const b = y > 0 ? out[(y - 1) * stride + x] : 0;
+      const c = x >= 4 && y > 0 ? out[(y - 1) * stride + x - 4] : 0;
+      let v = line[x];
+      if (filter === 1) v += a;
+      else if (filter === 2) v += b;
+      else if (filter === 3) v += (a + b) >> 1;
+      else if (filter === 4) {
+        const p = a + b - c;
+        const pa = Math.abs(p - a);
+        const pb = Math.abs(p - b);
+        const pc = Math.abs(p - c);
+        v += pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+      }
+      out[y * stride + x] = v & 255;
+    }
+  }
+  return { width, height, data: out };
+}
+
+describe('canvas snapshots of the fixture pages', () => {
+  for (const name of ['canvas-classic', 'play2048-like']) {
+    const png = join(DOM_DIR, `${name}.png`);
+    it.skipIf(!existsSync(png))(`reads ${name}.png`, () => {
+      const expected = JSON.parse(readFileSync(join(DOM_DIR, `${name}.json`), 'utf8')) as { rows: number; cols: number; cells: number[] };
+      expect(readPixels(decodePng(readFileSync(png)))).toEqual({ rows: expected.rows, cols: expected.cols, cells: expected.cells });
+    });
+  }
+});
