@@ -1,39 +1,35 @@
 /**
- * Bounded transposition table for expectimax: open addressing with linear probing over typed arrays
- * (64-bit key as two int32, float32 value, uint8 depth), and generation stamps so that "clearing" is one
- * increment. No Map, no allocation per entry.
+ * Bounded transposition table for expectimax: open addressing with linear probing over one typed
+ * buffer (a slot = 16 bytes: key as two int32, a stamp = generation·256 + depth, the float32 value), so
+ * a lookup touches one cache line; generation stamps make "clearing" one increment. No Map, no
+ * allocation per entry.
  *
  * Two modes:
  * - bounded (default): a fixed capacity; probing stops after PROBE_LIMIT slots and the home slot is
  *   overwritten, so the table never grows and lookups stay O(1).
  * - exact (the reference configuration): nothing is ever evicted within a generation; the table doubles
- *   (up to 2^MAX_LOG2 entries) when it is half full, so it behaves like the reference's hash map.
+ *   (up to 2^MAX_LOG2 slots) when it is half full, so it behaves like the reference's hash map.
  */
 
 const PROBE_LIMIT = 12;
 export const MAX_LOG2 = 26;
 export const DEFAULT_TT_LOG2 = 19;
+const MAX_GENERATION = (1 << 23) - 1;
 
 let log2 = 0;
 let mask = 0;
-let keyLo = new Int32Array(0);
-let keyHi = new Int32Array(0);
-let vals = new Float32Array(0);
-let depths = new Uint8Array(0);
-let gens = new Int32Array(0);
+let words = new Int32Array(0);
+let floats = new Float32Array(0);
 let gen = 1;
 let count = 0;
 let exact = false;
 
 function allocate(bits: number): void {
   log2 = bits;
-  const size = 1 << bits;
-  mask = size - 1;
-  keyLo = new Int32Array(size);
-  keyHi = new Int32Array(size);
-  vals = new Float32Array(size);
-  depths = new Uint8Array(size);
-  gens = new Int32Array(size);
+  mask = (1 << bits) - 1;
+  const buffer = new ArrayBuffer(16 << bits);
+  words = new Int32Array(buffer);
+  floats = new Float32Array(buffer);
   gen = 1;
   count = 0;
 }
@@ -53,8 +49,8 @@ export function ttConfigure(bits: number, exactMode: boolean): void {
 export function ttNewGeneration(): void {
   gen++;
   count = 0;
-  if (gen >= 0x7fffffff) {
-    gens.fill(0);
+  if (gen > MAX_GENERATION) {
+    words.fill(0);
     gen = 1;
   }
 }
@@ -74,9 +70,12 @@ function home(lo: number, hi: number): number {
 /** The stored value when the key is present with a stored depth <= `depth`; NaN otherwise. */
 export function ttGet(lo: number, hi: number, depth: number): number {
   let i = home(lo, hi);
+  const base = gen << 8;
   for (let probe = 0; ; probe++) {
-    if (gens[i] !== gen) return NaN;
-    if (keyLo[i] === lo && keyHi[i] === hi) return depths[i] <= depth ? vals[i] : NaN;
+    const at = i << 2;
+    const stamp = words[at + 2];
+    if ((stamp & ~0xff) !== base) return NaN;
+    if (words[at] === lo && words[at + 1] === hi) return (stamp & 0xff) <= depth ? floats[at + 3] : NaN;
     if (!exact && probe >= PROBE_LIMIT) return NaN;
     i = (i + 1) & mask;
   }
@@ -86,27 +85,30 @@ export function ttGet(lo: number, hi: number, depth: number): number {
 export function ttPut(lo: number, hi: number, depth: number, value: number): void {
   let i = home(lo, hi);
   const first = i;
+  const base = gen << 8;
   for (let probe = 0; ; probe++) {
-    if (gens[i] !== gen) {
-      gens[i] = gen;
-      keyLo[i] = lo;
-      keyHi[i] = hi;
-      vals[i] = value;
-      depths[i] = depth;
+    const at = i << 2;
+    const stamp = words[at + 2];
+    if ((stamp & ~0xff) !== base) {
+      words[at] = lo;
+      words[at + 1] = hi;
+      words[at + 2] = base | depth;
+      floats[at + 3] = value;
       count++;
       if (exact && count * 2 > mask && log2 < MAX_LOG2) grow();
       return;
     }
-    if (keyLo[i] === lo && keyHi[i] === hi) {
-      vals[i] = value;
-      depths[i] = depth;
+    if (words[at] === lo && words[at + 1] === hi) {
+      words[at + 2] = base | depth;
+      floats[at + 3] = value;
       return;
     }
     if (!exact && probe >= PROBE_LIMIT) {
-      keyLo[first] = lo;
-      keyHi[first] = hi;
-      vals[first] = value;
-      depths[first] = depth;
+      const f = first << 2;
+      words[f] = lo;
+      words[f + 1] = hi;
+      words[f + 2] = base | depth;
+      floats[f + 3] = value;
       return;
     }
     i = (i + 1) & mask;
@@ -114,22 +116,19 @@ export function ttPut(lo: number, hi: number, depth: number, value: number): voi
 }
 
 function grow(): void {
-  const oldLo = keyLo;
-  const oldHi = keyHi;
-  const oldVals = vals;
-  const oldDepths = depths;
-  const oldGens = gens;
-  const oldGen = gen;
+  const old = words;
+  const oldBase = gen << 8;
   allocate(log2 + 1);
-  for (let j = 0; j < oldGens.length; j++) {
-    if (oldGens[j] !== oldGen) continue;
-    let i = home(oldLo[j], oldHi[j]);
-    while (gens[i] === gen) i = (i + 1) & mask;
-    gens[i] = gen;
-    keyLo[i] = oldLo[j];
-    keyHi[i] = oldHi[j];
-    vals[i] = oldVals[j];
-    depths[i] = oldDepths[j];
+  const base = gen << 8;
+  for (let j = 0; j < old.length; j += 4) {
+    if ((old[j + 2] & ~0xff) !== oldBase) continue;
+    let i = home(old[j], old[j + 1]);
+    while ((words[(i << 2) + 2] & ~0xff) === base) i = (i + 1) & mask;
+    const at = i << 2;
+    words[at] = old[j];
+    words[at + 1] = old[j + 1];
+    words[at + 2] = base | (old[j + 2] & 0xff);
+    words[at + 3] = old[j + 3];
     count++;
   }
 }

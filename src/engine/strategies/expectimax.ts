@@ -31,7 +31,7 @@ const CACHE_DEPTH_LIMIT = 15;
 const CHECK_EVERY = 4096;
 const DEFAULT_TIME_MS = 100;
 const MAX_DEPTH = 12;
-const REFERENCE_TT_LOG2 = 20;
+const REFERENCE_TT_LOG2 = 16;
 
 // ---- search state (module level, reset by each search) ----
 let depthLimit = 0;
@@ -97,7 +97,91 @@ function chance4(lo: number, hi: number, cprob: number): number {
   return res;
 }
 
+/**
+ * A max node whose children are all leaves (the chance nodes below it return the heuristic at once):
+ * the same value as max4, computed without the calls, and reusing the moved columns (up/down) and
+ * rows (left/right) as the child's lines. Float32 sums in the same order as heuristic4.
+ */
+function leafMax4(lo: number, hi: number): number {
+  executions += 4;
+  let best = 0;
+  let v = 0;
+  let x = lo & 0x000f000f;
+  let y = hi & 0x000f000f;
+  const c0 = ((x | (x >>> 12)) & 0xff) | (((y | (y >>> 12)) & 0xff) << 8);
+  x = (lo >>> 4) & 0x000f000f;
+  y = (hi >>> 4) & 0x000f000f;
+  const c1 = ((x | (x >>> 12)) & 0xff) | (((y | (y >>> 12)) & 0xff) << 8);
+  x = (lo >>> 8) & 0x000f000f;
+  y = (hi >>> 8) & 0x000f000f;
+  const c2 = ((x | (x >>> 12)) & 0xff) | (((y | (y >>> 12)) & 0xff) << 8);
+  x = (lo >>> 12) & 0x000f000f;
+  y = (hi >>> 12) & 0x000f000f;
+  const c3 = ((x | (x >>> 12)) & 0xff) | (((y | (y >>> 12)) & 0xff) << 8);
+  // up: the child's columns are the moved columns.
+  let m0 = ROW_LEFT[c0], m1 = ROW_LEFT[c1], m2 = ROW_LEFT[c2], m3 = ROW_LEFT[c3];
+  if (m0 !== c0 || m1 !== c1 || m2 !== c2 || m3 !== c3) {
+    const nlo = SPREAD[m0 & 0xff] | (SPREAD[m1 & 0xff] << 4) | (SPREAD[m2 & 0xff] << 8) | (SPREAD[m3 & 0xff] << 12);
+    const nhi = SPREAD[m0 >>> 8] | (SPREAD[m1 >>> 8] << 4) | (SPREAD[m2 >>> 8] << 8) | (SPREAD[m3 >>> 8] << 12);
+    const rows = F(F(F(HEUR[nlo & 0xffff] + HEUR[nlo >>> 16]) + HEUR[nhi & 0xffff]) + HEUR[nhi >>> 16]);
+    const cols = F(F(F(HEUR[m0] + HEUR[m1]) + HEUR[m2]) + HEUR[m3]);
+    v = F(rows + cols);
+    if (v > best) best = v;
+  }
+  // down
+  m0 = ROW_RIGHT[c0];
+  m1 = ROW_RIGHT[c1];
+  m2 = ROW_RIGHT[c2];
+  m3 = ROW_RIGHT[c3];
+  if (m0 !== c0 || m1 !== c1 || m2 !== c2 || m3 !== c3) {
+    const nlo = SPREAD[m0 & 0xff] | (SPREAD[m1 & 0xff] << 4) | (SPREAD[m2 & 0xff] << 8) | (SPREAD[m3 & 0xff] << 12);
+    const nhi = SPREAD[m0 >>> 8] | (SPREAD[m1 >>> 8] << 4) | (SPREAD[m2 >>> 8] << 8) | (SPREAD[m3 >>> 8] << 12);
+    const rows = F(F(F(HEUR[nlo & 0xffff] + HEUR[nlo >>> 16]) + HEUR[nhi & 0xffff]) + HEUR[nhi >>> 16]);
+    const cols = F(F(F(HEUR[m0] + HEUR[m1]) + HEUR[m2]) + HEUR[m3]);
+    v = F(rows + cols);
+    if (v > best) best = v;
+  }
+  // left: the child's rows are the moved rows.
+  const r0 = lo & 0xffff, r1 = lo >>> 16, r2 = hi & 0xffff, r3 = hi >>> 16;
+  let s0 = ROW_LEFT[r0], s1 = ROW_LEFT[r1], s2 = ROW_LEFT[r2], s3 = ROW_LEFT[r3];
+  if (s0 !== r0 || s1 !== r1 || s2 !== r2 || s3 !== r3) {
+    v = rowsAndColumns(s0, s1, s2, s3);
+    if (v > best) best = v;
+  }
+  s0 = ROW_RIGHT[r0];
+  s1 = ROW_RIGHT[r1];
+  s2 = ROW_RIGHT[r2];
+  s3 = ROW_RIGHT[r3];
+  if (s0 !== r0 || s1 !== r1 || s2 !== r2 || s3 !== r3) {
+    v = rowsAndColumns(s0, s1, s2, s3);
+    if (v > best) best = v;
+  }
+  return best;
+}
+
+/** heuristic4 of the board made of rows s0..s3. */
+function rowsAndColumns(s0: number, s1: number, s2: number, s3: number): number {
+  const rows = F(F(F(HEUR[s0] + HEUR[s1]) + HEUR[s2]) + HEUR[s3]);
+  const lo = s0 | (s1 << 16);
+  const hi = s2 | (s3 << 16);
+  let x = lo & 0x000f000f;
+  let y = hi & 0x000f000f;
+  const c0 = ((x | (x >>> 12)) & 0xff) | (((y | (y >>> 12)) & 0xff) << 8);
+  x = (lo >>> 4) & 0x000f000f;
+  y = (hi >>> 4) & 0x000f000f;
+  const c1 = ((x | (x >>> 12)) & 0xff) | (((y | (y >>> 12)) & 0xff) << 8);
+  x = (lo >>> 8) & 0x000f000f;
+  y = (hi >>> 8) & 0x000f000f;
+  const c2 = ((x | (x >>> 12)) & 0xff) | (((y | (y >>> 12)) & 0xff) << 8);
+  x = (lo >>> 12) & 0x000f000f;
+  y = (hi >>> 12) & 0x000f000f;
+  const c3 = ((x | (x >>> 12)) & 0xff) | (((y | (y >>> 12)) & 0xff) << 8);
+  const cols = F(F(F(HEUR[c0] + HEUR[c1]) + HEUR[c2]) + HEUR[c3]);
+  return F(rows + cols);
+}
+
 function max4(lo: number, hi: number, cprob: number): number {
+  if (cprob < PROB_THRESHOLD || curDepth + 1 >= depthLimit) return leafMax4(lo, hi);
   curDepth++;
   executions += 4;
   let best = 0;
