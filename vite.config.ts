@@ -8,17 +8,50 @@
  * - The offscreen document is not named in the manifest: it is an extra build input. Its solver workers
  *   are ES-module workers (`new Worker(new URL(...), {type: 'module'})`).
  */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { defineConfig } from 'vite';
+import type { Plugin } from 'vite';
 import { crx } from '@crxjs/vite-plugin';
 import type { ManifestV3Export } from '@crxjs/vite-plugin';
 import manifest from './manifest.json';
+
+const INJECTED_SCRIPTS = ['src/content/index.ts', 'src/page/main-world.ts'];
+
+/**
+ * crxjs lists `?script` files as web-accessible to every http(s) page. chrome.scripting.executeScript
+ * does not need that, and it would let any page detect the extension: drop those entries.
+ */
+function keepInjectedScriptsPrivate(): Plugin {
+  let outDir = 'dist';
+  return {
+    name: 'keep-injected-scripts-private',
+    apply: 'build',
+    enforce: 'post',
+    configResolved(config) {
+      outDir = resolve(config.root, config.build.outDir);
+    },
+    writeBundle() {
+      const path = join(outDir, 'manifest.json');
+      const built = JSON.parse(readFileSync(path, 'utf8')) as { web_accessible_resources?: { resources: string[] }[] };
+      const injected = new Set(INJECTED_SCRIPTS.map((file) => file.replace(/\.ts$/, '.js')));
+      const kept = (built.web_accessible_resources ?? [])
+        .map((entry) => ({ ...entry, resources: entry.resources.filter((file) => !injected.has(file)) }))
+        .filter((entry) => entry.resources.length > 0);
+      if (kept.length > 0) built.web_accessible_resources = kept;
+      else delete built.web_accessible_resources;
+      writeFileSync(path, `${JSON.stringify(built, null, 2)}\n`);
+    },
+  };
+}
 
 export default defineConfig({
   plugins: [
     crx({
       manifest: manifest as ManifestV3Export,
-      contentScripts: { standaloneFiles: ['src/content/index.ts', 'src/page/main-world.ts'] },
+      contentScripts: { standaloneFiles: INJECTED_SCRIPTS },
     }),
+    keepInjectedScriptsPrivate(),
   ],
   build: {
     outDir: 'dist',

@@ -37,18 +37,21 @@ export interface ValueRow {
   readonly best: boolean;
 }
 
+const MIN_BAR = 0.15;
+
 /** Every searched move's value, best first. */
 export function valueRows(values: MoveValues | undefined, chosen: Direction | null): ValueRow[] {
   if (!values) return [];
   const entries = (Object.entries(values) as [Direction, number][]).filter(([, v]) => Number.isFinite(v));
   if (entries.length === 0) return [];
   entries.sort((a, b) => b[1] - a[1]);
+  // Bars compare the moves with each other: the worst move gets a stub, the best a full bar.
   const max = Math.max(...entries.map(([, v]) => v));
-  const min = Math.min(0, ...entries.map(([, v]) => v));
+  const min = Math.min(...entries.map(([, v]) => v));
   return entries.map(([move, value]) => ({
     move,
     text: formatValue(value),
-    share: max > min ? (value - min) / (max - min) : 1,
+    share: max > min ? MIN_BAR + (1 - MIN_BAR) * ((value - min) / (max - min)) : 1,
     best: move === (chosen ?? entries[0][0]),
   }));
 }

@@ -47,7 +47,8 @@ describe('popup view', () => {
     const rows = valueRows({ up: 10, left: 30, down: 20 }, 'left');
     expect(rows.map((r) => r.move)).toEqual(['left', 'down', 'up']);
     expect(rows[0]).toMatchObject({ best: true, share: 1 });
-    expect(rows[2].share).toBeCloseTo(1 / 3);
+    expect(rows[1].share).toBeCloseTo(0.15 + 0.85 / 2);
+    expect(rows[2].share).toBeCloseTo(0.15);
     expect(valueRows(undefined, null)).toEqual([]);
     expect(formatValue(1_234_567)).toBe('1.23M');
     expect(formatValue(0.5)).toBe('0.500');
