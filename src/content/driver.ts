@@ -66,7 +66,7 @@ class Interrupted extends Error {
   override name = 'AbortError';
 }
 
-const TRANSIENT = /message port closed|receiving end does not exist|could not establish connection|no sw|service worker/i;
+const TRANSIENT = /message port closed|message channel closed|receiving end does not exist|could not establish connection|no sw|service worker/i;
 
 type Outcome = 'moved' | 'over' | 'won' | 'paused' | 'stopped';
 

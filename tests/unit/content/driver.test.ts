@@ -123,7 +123,7 @@ function harness(options: HarnessOptions = {}): Harness {
         h.requests++;
         if (failures > 0) {
           failures--;
-          throw new Error('Could not establish connection. Receiving end does not exist.');
+          throw new Error(failures % 2 === 0 ? 'Could not establish connection. Receiving end does not exist.' : 'A listener indicated an asynchronous response by returning true, but the message channel closed before a response was received');
         }
         if (options.solverDelayMs) await new Promise((r) => setTimeout(r, options.solverDelayMs));
         const legal = legalMoves(message.board);
