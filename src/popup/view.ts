@@ -56,11 +56,11 @@ export function valueRows(values: MoveValues | undefined, chosen: Direction | nu
   }));
 }
 
-/** A move value, compact: 1234567 → "1.23M", 0.5 → "0.500". */
+/** A move value, compact but precise enough to tell close moves apart: 1234567 → "1.235M", 0.5 → "0.500". */
 export function formatValue(value: number): string {
   const abs = Math.abs(value);
   if (abs >= 1e9) return `${(value / 1e9).toFixed(2)}G`;
-  if (abs >= 1e6) return `${(value / 1e6).toFixed(2)}M`;
+  if (abs >= 1e6) return `${(value / 1e6).toFixed(3)}M`;
   if (abs >= 1e4) return `${(value / 1e3).toFixed(1)}k`;
   if (abs >= 100) return value.toFixed(0);
   return value.toFixed(3);

@@ -50,7 +50,7 @@ describe('popup view', () => {
     expect(rows[1].share).toBeCloseTo(0.15 + 0.85 / 2);
     expect(rows[2].share).toBeCloseTo(0.15);
     expect(valueRows(undefined, null)).toEqual([]);
-    expect(formatValue(1_234_567)).toBe('1.23M');
+    expect(formatValue(1_234_567)).toBe('1.235M');
     expect(formatValue(0.5)).toBe('0.500');
   });
 
