@@ -53,7 +53,57 @@ export function minimaxEvaluation(rows: number, cols: number, ranks: Uint8Array)
   }
   const mono = Math.max(incH, decH) + Math.max(incV, decV);
   const w = MINIMAX_WEIGHTS;
-  return w.smoothness * smooth + w.monotonicity * mono + w.empty * Math.log(empty + 1) + w.maxRank * maxRank;
+  // ln(0) would be -Infinity: a full board gets a fixed, large penalty instead.
+  const emptyTerm = empty > 0 ? Math.log(empty) : -3;
+  return w.smoothness * smooth + w.monotonicity * mono + w.empty * emptyTerm + w.maxRank * maxRank;
+}
+
+/** Smoothness alone (≤ 0): minus the rank differences between neighbouring tiles, empty cells skipped. */
+export function smoothness(rows: number, cols: number, ranks: Uint8Array): number {
+  let smooth = 0;
+  for (let r = 0; r < rows; r++) {
+    let prev = -1;
+    for (let c = 0; c < cols; c++) {
+      const v = ranks[r * cols + c];
+      if (v === 0) continue;
+      if (prev >= 0) smooth -= Math.abs(v - prev);
+      prev = v;
+    }
+  }
+  for (let c = 0; c < cols; c++) {
+    let prev = -1;
+    for (let r = 0; r < rows; r++) {
+      const v = ranks[r * cols + c];
+      if (v === 0) continue;
+      if (prev >= 0) smooth -= Math.abs(v - prev);
+      prev = v;
+    }
+  }
+  return smooth;
+}
+
+/** Islands: groups of orthogonally connected tiles of equal rank (more islands = a more scattered board). */
+export function islands(rows: number, cols: number, ranks: Uint8Array): number {
+  const seen = new Uint8Array(ranks.length);
+  const stack: number[] = [];
+  let count = 0;
+  for (let start = 0; start < ranks.length; start++) {
+    if (ranks[start] === 0 || seen[start]) continue;
+    count++;
+    seen[start] = 1;
+    stack.push(start);
+    while (stack.length > 0) {
+      const i = stack.pop() as number;
+      const r = Math.floor(i / cols);
+      const c = i - r * cols;
+      const v = ranks[i];
+      if (c > 0 && !seen[i - 1] && ranks[i - 1] === v) { seen[i - 1] = 1; stack.push(i - 1); }
+      if (c + 1 < cols && !seen[i + 1] && ranks[i + 1] === v) { seen[i + 1] = 1; stack.push(i + 1); }
+      if (r > 0 && !seen[i - cols] && ranks[i - cols] === v) { seen[i - cols] = 1; stack.push(i - cols); }
+      if (r + 1 < rows && !seen[i + cols] && ranks[i + cols] === v) { seen[i + cols] = 1; stack.push(i + cols); }
+    }
+  }
+  return count;
 }
 
 /** The published corner-gradient template for 4x4 (row-major; the big tiles belong top-left). */

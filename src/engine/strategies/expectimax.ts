@@ -29,6 +29,7 @@ const F01 = Math.fround(0.1);
 const PROB_THRESHOLD = Math.fround(0.0001);
 const CACHE_DEPTH_LIMIT = 15;
 const CHECK_EVERY = 4096;
+const CHECK_EVERY_GENERAL = 128;
 const DEFAULT_TIME_MS = 100;
 const MAX_DEPTH = 12;
 const REFERENCE_TT_LOG2 = 16;
@@ -43,7 +44,7 @@ let countdown = CHECK_EVERY;
 let searchSignal: AbortSignal | undefined;
 
 function poll(): void {
-  countdown = CHECK_EVERY;
+  countdown = gRows === 4 && gCols === 4 ? CHECK_EVERY : CHECK_EVERY_GENERAL;
   if (searchSignal?.aborted || now() > deadline) stopped = true;
 }
 
@@ -277,9 +278,10 @@ function hashB(board: Uint8Array): number {
 }
 
 function chanceG(board: Uint8Array, cprob: number): number {
-  if (cprob < PROB_THRESHOLD || curDepth >= depthLimit) return heuristicG(board);
+  // Nodes are costly on big boards: leaves count towards the next deadline check too.
   if (--countdown <= 0) poll();
   if (stopped) return 0;
+  if (cprob < PROB_THRESHOLD || curDepth >= depthLimit) return heuristicG(board);
   const ka = hashA(board);
   const kb = hashB(board);
   const cached = ttGet(ka, kb, curDepth);
@@ -366,7 +368,7 @@ function searchRoot(board: Board, dir: number, limit: number, context: SearchCon
   deadline = context.deadline;
   searchSignal = context.signal;
   stopped = false;
-  countdown = CHECK_EVERY;
+  countdown = board.bitboard ? CHECK_EVERY : CHECK_EVERY_GENERAL;
   executions = 0;
   gRows = board.rows;
   gCols = board.cols;

@@ -1,6 +1,6 @@
 /**
- * Minimax with alpha-beta: the player maximises, the opponent places the worst 2 or 4 in any empty
- * cell. Evaluation: weighted smoothness, monotonicity, ln(empty cells) and max rank (heuristics.ts).
+ * Minimax with alpha-beta: the player maximises, the opponent places the worst 2 or 4 among its most
+ * annoying placements. Evaluation: weighted smoothness, monotonicity, ln(empty cells) and max rank (heuristics.ts).
  * Iterative deepening under options.timeMs (default 100 ms), or a fixed options.depth (player moves).
  * Works on rank arrays, so on every board size.
  */
@@ -10,7 +10,7 @@ import * as heuristics from '../heuristics';
 import { checkAbort, choice, intOption, now, prepare, valuesOf, yieldToEventLoop } from './common';
 
 const { moveRanks, hasLegalMove } = rules;
-const { minimaxEvaluation } = heuristics;
+const { islands, minimaxEvaluation, smoothness } = heuristics;
 
 const DEFAULT_TIME_MS = 100;
 const MAX_DEPTH = 12;
@@ -48,29 +48,32 @@ function maxNode(board: Uint8Array, depth: number, alpha: number, beta: number):
   return best === -Infinity ? LOSS : best;
 }
 
-/** Opponent places a 2 or a 4 (ranks 1, 2) in an empty cell, choosing the worst for the player. */
+/**
+ * Opponent places a 2 or a 4 (ranks 1, 2) in an empty cell. As in the published player, it considers
+ * only its most annoying placements (the least smooth, most scattered boards: max of −smoothness +
+ * islands), and among those the one worst for the player.
+ */
 function minNode(board: Uint8Array, depth: number, alpha: number, beta: number): number {
-  if (depth === 0) {
-    // Leaf after the player's move: evaluate, penalising a board the opponent could end.
-    return minimaxEvaluation(rows, cols, board);
-  }
-  let best = Infinity;
-  // Order the placements by their evaluation (worst first) for better cut-offs.
-  const cells: number[] = [];
-  const scores: number[] = [];
+  if (depth === 0) return minimaxEvaluation(rows, cols, board);
+  let worst = -Infinity;
+  const candidates: number[] = [];
   for (let i = 0; i < board.length; i++) {
     if (board[i] !== 0) continue;
     for (let t = 1; t <= 2; t++) {
       board[i] = t;
-      cells.push(i * 4 + t);
-      scores.push(minimaxEvaluation(rows, cols, board));
+      const annoyance = -smoothness(rows, cols, board) + islands(rows, cols, board);
+      board[i] = 0;
+      if (annoyance > worst) {
+        worst = annoyance;
+        candidates.length = 0;
+      }
+      if (annoyance === worst) candidates.push(i * 4 + t);
     }
-    board[i] = 0;
   }
-  const order = cells.map((_, k) => k).sort((a, b) => scores[a] - scores[b]);
-  for (const k of order) {
-    const i = cells[k] >> 2;
-    board[i] = cells[k] & 3;
+  let best = Infinity;
+  for (const code of candidates) {
+    const i = code >> 2;
+    board[i] = code & 3;
     const v = hasLegalMove(rows, cols, board) ? maxNode(board, depth, alpha, beta) : LOSS;
     board[i] = 0;
     if (stopped) return 0;

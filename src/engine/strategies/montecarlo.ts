@@ -16,6 +16,8 @@ const { moveRanks } = rules;
 export const DEFAULT_PLAYOUTS = 100;
 export const MAX_PLAYOUTS = 100_000;
 const BATCH = 25;
+/** Longest playout on the general path (a 4x4 game ends by itself within a few hundred moves). */
+const MAX_PLAYOUT_MOVES = 1000;
 
 // xorshift32 state for the playouts (module level: no object per draw).
 let seed = 1;
@@ -94,6 +96,7 @@ function playout4(lo: number, hi: number): number {
 /** The same on any size, on rank arrays; `spare` holds 5 scratch boards of the same size (reordered). */
 function playoutG(rows: number, cols: number, board: Uint8Array, spare: Uint8Array[]): number {
   let score = 0;
+  let length = 0;
   let current = spare[4];
   current.set(board);
   for (;;) {
@@ -118,6 +121,8 @@ function playoutG(rows: number, cols: number, board: Uint8Array, spare: Uint8Arr
       }
     }
     if (n === 0) return score;
+    // Random games on big boards last very long: stop at a move cap and count the score so far.
+    if (++length > MAX_PLAYOUT_MOVES) return score;
     const pick = n === 1 ? 0 : randomInt(n);
     score += gains[pick];
     // Swap the picked board in; the old current board becomes a spare.
@@ -156,7 +161,8 @@ async function chooseMove(grid: Grid, options?: SearchOptions, signal?: AbortSig
     } else {
       checkAbort(signal);
     }
-    const batch = Math.min(BATCH, playouts - done);
+    // Under a time budget, one playout per move per round so the deadline is seen soon even on big boards.
+    const batch = Math.min(deadline === Infinity ? BATCH : 1, playouts - done);
     seed = rngState;
     movesPlayed = 0;
     for (const d of roots) {
