@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { DIRECTIONS, STRATEGIES, STRATEGY_NAMES, createRng, getStrategy, legalMoves, newGame, applyMove, spawnRandomTile } from '../../../src/engine/index';
 import type { Grid, SearchOptions, StrategyName } from '../../../src/engine/index';
 
@@ -146,5 +147,42 @@ describe('budgets', () => {
     expect(legalMoves(big)).toContain((await getStrategy('expectimax').chooseMove(big, { timeMs: 50 })).move);
     const huge: Grid = { rows: 4, cols: 4, cells: [65536, 32768, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0] };
     expect(legalMoves(huge)).toContain((await getStrategy('expectimax').chooseMove(huge, { timeMs: 30 })).move);
+  });
+});
+
+describe('malformed grids (fuzz)', () => {
+  const badGrid = fc.oneof(
+    // a bad value in one cell
+    fc
+      .tuple(
+        fc.oneof(
+          fc.constant(Number.NaN),
+          fc.integer({ min: -100000, max: -1 }),
+          fc.constant(3),
+          fc.constant(1),
+          fc.constant(2 ** 20),
+          fc.constant(Number.MAX_SAFE_INTEGER),
+          fc.double({ min: 0.1, max: 100, noInteger: true }),
+        ),
+        fc.integer({ min: 0, max: 15 }),
+      )
+      .map(([value, at]) => {
+        const cells = new Array<number>(16).fill(0);
+        cells[at] = value;
+        cells[(at + 1) % 16] = 2;
+        return { rows: 4, cols: 4, cells };
+      }),
+    // wrong length or shape
+    fc.integer({ min: 0, max: 40 }).filter((n) => n !== 16).map((n) => ({ rows: 4, cols: 4, cells: new Array<number>(n).fill(2) })),
+    fc.constantFrom(0, 1, 9, -4, 2.5).map((rows) => ({ rows, cols: 4, cells: new Array<number>(16).fill(0) })),
+  );
+
+  it.each(STRATEGY_NAMES.map((n) => [n]))('%s rejects with a RangeError, never a move', async (name) => {
+    await fc.assert(
+      fc.asyncProperty(badGrid, async (grid: Grid) => {
+        await expect(getStrategy(name).chooseMove(grid, quick[name])).rejects.toThrow(RangeError);
+      }),
+      { numRuns: 100 },
+    );
   });
 });
