@@ -44,12 +44,15 @@ export function createPageBridge(win: Window, nonce: string = makeNonce()): Cont
   const listeners = new Map<string, Set<(payload: unknown) => void>>();
   let nextId = 1;
   let connected = false;
-  let connecting: Promise<boolean> | undefined;
+  const connectWaiters = new Set<() => void>();
 
   const onMessage = (event: Event): void => {
     const message = parseBridgeDetail((event as CustomEvent<unknown>).detail, ContentMessageSchema, nonce);
     if (!message) return;
-    connected = true;
+    if (!connected) {
+      connected = true;
+      for (const wake of [...connectWaiters]) wake();
+    }
     if (message.kind === 'push') {
       for (const listener of listeners.get(message.type) ?? []) {
         try {
@@ -98,14 +101,26 @@ export function createPageBridge(win: Window, nonce: string = makeNonce()): Cont
     },
     connect(timeoutMs = 300): Promise<boolean> {
       if (connected) return Promise.resolve(true);
-      connecting ??= bridge.request('hello', undefined, timeoutMs).then(
-        () => true,
-        () => {
-          connecting = undefined;
-          return false;
-        },
-      );
-      return connecting;
+      // Ask now and every 100 ms (the main-world script may not be injected yet); it also announces itself.
+      return new Promise<boolean>((resolve) => {
+        const started = Date.now();
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const done = (value: boolean): void => {
+          if (timer !== undefined) clearTimeout(timer);
+          connectWaiters.delete(wake);
+          resolve(value);
+        };
+        const wake = (): void => done(true);
+        connectWaiters.add(wake);
+        const ask = (): void => {
+          if (connected) return done(true);
+          const left = timeoutMs - (Date.now() - started);
+          if (left <= 0) return done(false);
+          bridge.request('hello', undefined, Math.min(left, 100)).catch(() => undefined);
+          timer = setTimeout(ask, Math.min(left, 100));
+        };
+        ask();
+      });
     },
     dispose(): void {
       win.removeEventListener(toContent, onMessage);

@@ -74,6 +74,7 @@ export const ContentMessageSchema = z.union([
   z.object({ nonce: NonceSchema, kind: z.literal('reply'), id: z.number().int().min(0), ok: z.literal(true), result: z.unknown().optional() }),
   z.object({ nonce: NonceSchema, kind: z.literal('reply'), id: z.number().int().min(0), ok: z.literal(false), error: z.string().max(500) }),
   z.object({ nonce: NonceSchema, kind: z.literal('push'), type: z.literal('store/state'), payload: StoreSnapshotSchema }),
+  z.object({ nonce: NonceSchema, kind: z.literal('push'), type: z.literal('ready'), payload: z.object({ agent: z.number() }) }),
 ]);
 export type ContentMessage = z.infer<typeof ContentMessageSchema>;
 

@@ -180,5 +180,7 @@ export function installPageAgent(win: Window, nonce: string, options: PageAgentO
     );
   };
   win.addEventListener(toPage, onRequest);
+  // Say we are here: the content script may have asked before this script was injected.
+  send({ kind: 'push', type: 'ready', payload: { agent: 1 } });
   return () => win.removeEventListener(toPage, onRequest);
 }

@@ -381,12 +381,42 @@ function rootNodeOf(layout: Layout): Document | ShadowRoot {
   return isShadowRoot(root) || isDocument(root) ? root : (layout.container.ownerDocument as Document);
 }
 
-/** 'won' / 'over' from a message shown over the board ("You win!", "Game over"), else 'playing'. */
+/** Whether an element is shown: no `hidden` ancestor, not display:none / visibility:hidden / opacity 0. */
+function isShown(element: Element): boolean {
+  const view = element.ownerDocument.defaultView;
+  let node: Element | null = element;
+  while (node) {
+    if (node.hasAttribute('hidden')) return false;
+    try {
+      const style = view?.getComputedStyle(node);
+      if (style && (style.display === 'none' || style.visibility === 'hidden' || style.opacity === '0')) return false;
+    } catch {
+      // no computed style here
+    }
+    const parent: Node | null = node.parentNode;
+    node = isElement(parent) ? parent : isShadowRoot(parent) ? parent.host : null;
+  }
+  return true;
+}
+
+const OVER_TEXT = /game\s*over|no more moves/i;
+const WON_TEXT = /you\s*(win|won)|you reached 2048/i;
+
+/** 'won' / 'over' from a message shown over or beside the board ("You win!", "Game over"), else 'playing'. */
 function statusAround(layout: Layout): GameStatus {
   const root = isElement(layout.container) ? layout.container.parentElement ?? layout.container : layout.container;
-  const text = (root.textContent ?? '').slice(0, 2_000);
-  if (/game\s*over|no more moves/i.test(text)) return 'over';
-  if (/you\s*(win|won)|you reached 2048/i.test(text)) return 'won';
+  const text = (root.textContent ?? '').slice(0, 5_000);
+  if (!OVER_TEXT.test(text) && !WON_TEXT.test(text)) return 'playing';
+  // Only a message that is shown counts (pages keep a hidden one ready).
+  for (const element of Array.from(root.querySelectorAll('*'))) {
+    const own = Array.from(element.childNodes)
+      .filter((n) => n.nodeType === 3)
+      .map((n) => n.textContent ?? '')
+      .join(' ');
+    const over = OVER_TEXT.test(own);
+    const won = WON_TEXT.test(own);
+    if ((over || won) && isShown(element)) return over ? 'over' : 'won';
+  }
   return 'playing';
 }
 

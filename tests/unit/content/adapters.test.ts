@@ -233,6 +233,20 @@ describe('geometry adapter', () => {
     expect(() => adapter.readBoard()).toThrow(/cell \(row 2, col 3\)/);
   });
 
+  it('reads game over from a message only while it is shown', async () => {
+    const values = [0, 2, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 2, 0, 0, 16];
+    const cells = values.map((v) => (v ? `<div class="cell">${v}</div>` : '<div class="cell empty"></div>')).join('');
+    const dom = domFromHtml(
+      page(`<div class="game"><div class="grid" style="display:grid;grid-template-columns:repeat(4, 1fr)">${cells}</div>
+      <div class="message" hidden><span>Game over</span></div></div>`),
+    );
+    const adapter = new GeometryAdapter(contextOf(dom));
+    expect(await adapter.detect()).toBeGreaterThan(0);
+    expect(adapter.readBoard().status).toBe('playing');
+    dom.window.document.querySelector('.message')?.removeAttribute('hidden');
+    expect(adapter.readBoard().status).toBe('over');
+  });
+
   it('finds no board among tables, prices and calendars', () => {
     const dom = domFromHtml(
       page(`<table><tr><td>2</td><td>4</td><td>8</td><td>16</td></tr><tr><td>32</td><td>64</td><td>128</td><td>256</td></tr>

@@ -147,6 +147,16 @@ describe('main-world bridge', () => {
     await expect(bridge.request('no-such-thing')).rejects.toThrow(/Unknown bridge request/);
   });
 
+  it('connects when the main-world script is injected after the content script started asking', async () => {
+    const win = freshWindow();
+    const bridge = createPageBridge(win);
+    const connecting = bridge.connect(1_000);
+    await new Promise((r) => setTimeout(r, 150));
+    installPageAgent(win, bridge.nonce);
+    expect(await connecting).toBe(true);
+    expect(bridge.connected).toBe(true);
+  });
+
   it('times out when no main-world script answers', async () => {
     const win = freshWindow();
     const bridge = createPageBridge(win);
