@@ -25,6 +25,7 @@ import {
   stateView,
   statCells,
   tabIdFromSearch,
+  shortcutKeys,
   tileClass,
   valueRows,
 } from './view';
@@ -309,6 +310,30 @@ function exportGames(): void {
 }
 
 // ---------------------------------------------------------------------------------------------------
+// Keyboard shortcuts as the user has them (chrome://extensions/shortcuts can change them)
+
+async function renderShortcuts(): Promise<void> {
+  const commands = await chrome.commands.getAll();
+  for (const element of document.querySelectorAll<HTMLElement>('.shortcut[data-command]')) {
+    const command = commands.find((c) => c.name === element.dataset.command);
+    if (!command) continue;
+    const keys = shortcutKeys(command.shortcut);
+    if (keys.length === 0) {
+      element.textContent = 'no shortcut set:';
+      continue;
+    }
+    const parts: (Node | string)[] = [];
+    keys.forEach((key, index) => {
+      if (index > 0) parts.push('+');
+      const kbd = document.createElement('kbd');
+      kbd.textContent = key;
+      parts.push(kbd);
+    });
+    element.replaceChildren(...parts);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
 // Start
 
 async function resolveTabId(): Promise<number | null> {
@@ -331,6 +356,7 @@ async function start(): Promise<void> {
   ui.step.addEventListener('click', () => void send('step'));
   ui.hint.addEventListener('click', () => void send('hint'));
   ui.export.addEventListener('click', exportGames);
+  void renderShortcuts().catch(() => undefined);
 
   tabId = await resolveTabId();
   const local = await chrome.storage.local.get([SETTINGS_STORAGE_KEY, GAMES_STORAGE_KEY]);

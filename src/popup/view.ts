@@ -196,3 +196,9 @@ export function tileClass(value: number): string {
 export function exportFileName(now: Date): string {
   return `2048-autopilot-games-${now.toISOString().slice(0, 10)}.json`;
 }
+
+/** The keys of a shortcut as chrome.commands reports it ("Alt+Shift+S", "⌥⇧S" on macOS); [] when unset. */
+export function shortcutKeys(shortcut: string | undefined): string[] {
+  if (!shortcut) return [];
+  return shortcut.includes('+') ? shortcut.split('+').filter((key) => key !== '') : [...shortcut];
+}

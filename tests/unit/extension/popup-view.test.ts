@@ -9,6 +9,7 @@ import {
   gameStats,
   hintText,
   originPattern,
+  shortcutKeys,
   siteText,
   stateView,
   statCells,
@@ -106,5 +107,12 @@ describe('popup view', () => {
     expect(tileClass(256)).toBe('tile-256');
     expect(tileClass(8192)).toBe('tile-super');
     expect(exportFileName(new Date('2025-03-04T10:00:00Z'))).toBe('2048-autopilot-games-2025-03-04.json');
+  });
+
+  it('splits a shortcut into keys', () => {
+    expect(shortcutKeys('Alt+Shift+S')).toEqual(['Alt', 'Shift', 'S']);
+    expect(shortcutKeys('⌥⇧S')).toEqual(['⌥', '⇧', 'S']);
+    expect(shortcutKeys('')).toEqual([]);
+    expect(shortcutKeys(undefined)).toEqual([]);
   });
 });
