@@ -345,6 +345,17 @@ export function referenceDepth(ranks: Uint8Array): number {
   return Math.max(3, distinctRanks(ranks) - 2);
 }
 
+/**
+ * The reference depth, lowered on boards larger than 4x4 (whose chance nodes have many more children)
+ * so that a reference search there stays within seconds: at most 4 layers from 20 cells, 3 from 25.
+ */
+function referenceDepthForSize(ranks: Uint8Array): number {
+  const depth = referenceDepth(ranks);
+  if (ranks.length >= 25) return Math.min(depth, 3);
+  if (ranks.length >= 20) return Math.min(depth, 4);
+  return depth;
+}
+
 interface Board {
   readonly rows: number;
   readonly cols: number;
@@ -415,7 +426,7 @@ async function chooseMove(grid: Grid, options?: SearchOptions, signal?: AbortSig
 
   // Reference or fixed depth: one search, no deadline.
   if (options?.reference || options?.depth !== undefined) {
-    const limit = options.reference ? referenceDepth(ranks) : intOption(options.depth, 3, 1, MAX_DEPTH);
+    const limit = options.reference ? referenceDepthForSize(ranks) : intOption(options.depth, 3, 1, MAX_DEPTH);
     for (let i = 0; i < roots.length; i++) {
       if (i > 0) await yieldToEventLoop(signal);
       if (options.reference) ttConfigure(Math.max(REFERENCE_TT_LOG2, options.ttSizeLog2 ?? 0), true);
