@@ -284,8 +284,10 @@ function chanceG(board: Uint8Array, cprob: number): number {
   if (cprob < PROB_THRESHOLD || curDepth >= depthLimit) return heuristicG(board);
   const ka = hashA(board);
   const kb = hashB(board);
-  const cached = ttGet(ka, kb, curDepth);
-  if (cached === cached) return cached;
+  if (curDepth < CACHE_DEPTH_LIMIT) {
+    const cached = ttGet(ka, kb, curDepth);
+    if (cached === cached) return cached;
+  }
   let open = 0;
   for (let i = 0; i < board.length; i++) if (board[i] === 0) open++;
   const p = F(cprob / open);
@@ -301,7 +303,7 @@ function chanceG(board: Uint8Array, cprob: number): number {
     board[i] = 0;
   }
   res = F(res / open);
-  ttPut(ka, kb, curDepth, res);
+  if (curDepth < CACHE_DEPTH_LIMIT) ttPut(ka, kb, curDepth, res);
   return res;
 }
 
@@ -389,8 +391,8 @@ function searchRoot(board: Board, dir: number, limit: number, context: SearchCon
   return stopped ? NaN : value;
 }
 
-function boardOf(grid: Grid, ranks: Uint8Array): Board {
-  if (fitsBitboard(grid)) {
+function boardOf(grid: Grid, ranks: Uint8Array, general = false): Board {
+  if (!general && fitsBitboard(grid)) {
     fromGrid(grid);
     return { rows: 4, cols: 4, bitboard: true, lo: OUT[0], hi: OUT[1], ranks };
   }
@@ -399,11 +401,15 @@ function boardOf(grid: Grid, ranks: Uint8Array): Board {
 
 /**
  * The reference search (synchronous; for tests and benchmarks): each move's value (0 = illegal) and
- * move executions, in the order up, down, left, right.
+ * move executions, in the order up, down, left, right. `path: 'general'` runs a 4x4 board through the
+ * general (rank array) search, which must give the same answers as the bitboard.
  */
-export function referenceSearch(grid: Grid): { values: number[]; executions: number[]; depthLimit: number } {
+export function referenceSearch(
+  grid: Grid,
+  path: 'fast' | 'general' = 'fast',
+): { values: number[]; executions: number[]; depthLimit: number } {
   const { ranks } = prepare(grid, undefined, undefined);
-  const board = boardOf(grid, ranks);
+  const board = boardOf(grid, ranks, path === 'general');
   const limit = referenceDepth(ranks);
   ttConfigure(REFERENCE_TT_LOG2, true);
   const values: number[] = [];

@@ -51,6 +51,18 @@ describe('expectimax reference configuration', () => {
     }
   });
 
+  it.each(byCost.slice(0, 4).map((p, i) => [i, p] as const))(
+    'the general (any size) path reproduces position %i exactly too',
+    (_i, p) => {
+      const got = referenceSearch(p.grid, 'general');
+      expect(got.executions).toEqual(p.executions);
+      for (let d = 0; d < 4; d++) {
+        if (p.values[d] === 0) expect(got.values[d]).toBe(0);
+        else expect(Math.abs(got.values[d] - p.values[d]) / p.values[d]).toBeLessThan(1e-6);
+      }
+    },
+  );
+
   it('chooseMove with reference: true gives the same values, executions as nodes, and the best move', async () => {
     const p = cheapest[3];
     const choice = await getStrategy('expectimax').chooseMove(p.grid, { reference: true });
