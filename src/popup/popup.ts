@@ -319,7 +319,8 @@ async function renderShortcuts(): Promise<void> {
     if (!command) continue;
     const keys = shortcutKeys(command.shortcut);
     if (keys.length === 0) {
-      element.textContent = 'no shortcut set:';
+      element.textContent = 'No key for';
+      element.title = 'Set one at chrome://extensions/shortcuts';
       continue;
     }
     const parts: (Node | string)[] = [];
