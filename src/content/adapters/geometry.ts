@@ -437,6 +437,8 @@ function scoreNear(layout: Layout): number | null {
 export class GeometryAdapter implements Adapter {
   readonly name = 'geometry';
   private layout: Layout | null = null;
+  /** Set once the page ignored a move: it drops input while animating (e.g. Svelte clones). */
+  private waitForAnimations = false;
 
   constructor(private readonly context: AdapterContext) {}
 
@@ -465,11 +467,11 @@ export class GeometryAdapter implements Adapter {
     return sendKeyMove(this.context, direction);
   }
 
-  settled(previous: Grid, timeoutMs: number, expected?: Direction): Promise<SettleResult> {
+  async settled(previous: Grid, timeoutMs: number, expected?: Direction): Promise<SettleResult> {
     const layout = this.currentLayout();
     const observed = layout.container;
     const animated = isElement(layout.container) ? [layout.container] : Array.from(layout.container.children);
-    return waitForBoard({
+    const result = await waitForBoard({
       window: this.context.window,
       observe: [observed],
       read: () => this.readBoard(),
@@ -478,8 +480,12 @@ export class GeometryAdapter implements Adapter {
       timeoutMs,
       // Boxes move without DOM mutations while a CSS transition runs: look again a few times.
       checkpoints: layout.kind === 'positioned' ? [60, 150, 300, 500] : [],
-      animationsOf: animated,
+      // Most pages take the next key while tiles still slide; one that dropped a move gets its
+      // animations waited out from then on.
+      animationsOf: this.waitForAnimations ? animated : undefined,
     });
+    if (result.kind === 'ignored') this.waitForAnimations = true;
+    return result;
   }
 
   async continueAfterWin(): Promise<boolean> {
