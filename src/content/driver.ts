@@ -321,8 +321,17 @@ export class Driver {
   // ------------------------------------------------------------------ one move
 
   private async playOne(): Promise<Outcome> {
-    const adapter = await this.ensureAdapter();
-    let reading = this.read(adapter);
+    let adapter = await this.ensureAdapter();
+    let reading: BoardReading;
+    try {
+      reading = this.read(adapter);
+    } catch (err) {
+      // The page may have changed shape (a new game, a re-render, tiles in flight): detect again, once.
+      if (!(err instanceof DriverError)) throw err;
+      await this.sleep(60);
+      adapter = await this.ensureAdapter();
+      reading = this.read(adapter);
+    }
 
     // End states first.
     if (reading.status === 'won') {

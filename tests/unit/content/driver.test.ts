@@ -10,6 +10,7 @@ import { applyMove, createRng, legalMoves, spawnRandomTile } from '../../../src/
 import type { Direction, Grid, MoveChoice } from '../../../src/engine/types';
 import { Driver, NO_BOARD_MESSAGE, PAUSED_MESSAGE } from '../../../src/content/driver';
 import type { DriverEnvironment } from '../../../src/content/driver';
+import { BoardReadError } from '../../../src/content/adapters/types';
 import type { Adapter, AdapterFactory, BoardReading, GameStatus, SettleResult } from '../../../src/content/adapters/types';
 import { GameRecordSchema, RunStatusSchema } from '../../../src/shared/messages';
 import type { GameRecord, Message, RunStatus } from '../../../src/shared/messages';
@@ -318,6 +319,30 @@ describe('driver', () => {
     await stop.driver.handleCommand('solve', { ...SETTINGS, continueAfterWin: false });
     await until(() => stop.driver.getStatus().state === 'won');
     expect(stop.game.keys).toEqual([]);
+  });
+
+  it('detects again once when the board cannot be read, and names the cell when it still cannot', async () => {
+    const h = harness();
+    let failures = 1;
+    const read = h.game.readBoard.bind(h.game);
+    h.game.readBoard = () => {
+      if (failures > 0) {
+        failures--;
+        throw new BoardReadError('A tile is in flight');
+      }
+      return read();
+    };
+    expect((await h.driver.handleCommand('step', SETTINGS)).ok).toBe(true);
+    expect(h.driver.getStatus().moves).toBe(1);
+
+    const bad = harness();
+    bad.game.readBoard = () => {
+      throw new BoardReadError('cell (row 2, col 3) shows "12": not a tile the autopilot knows');
+    };
+    const reply = await bad.driver.handleCommand('step', SETTINGS);
+    expect(reply.ok).toBe(false);
+    expect(bad.driver.getStatus().message).toMatch(/cell \(row 2, col 3\)/);
+    expect(bad.game.keys).toEqual([]);
   });
 
   it('pauses with the reason in a game state it does not know', async () => {
