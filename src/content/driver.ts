@@ -94,6 +94,7 @@ export class Driver {
   private gameDesyncs = 0;
   private ownScore = 0;
   private removeListeners: (() => void) | null = null;
+  private lastSentState: RunState | null = null;
 
   constructor(
     private readonly env: DriverEnvironment,
@@ -350,7 +351,11 @@ export class Driver {
     const early = this.interrupted();
     if (early) return early;
 
-    this.setStatus({ state: 'thinking', adapter: adapter.name, board: wire(reading.grid), bestTile: maxTile(reading.grid), score: reading.score ?? this.status.score });
+    // One status message per move is enough while playing: report 'thinking' here only when it is news.
+    this.setStatus(
+      { state: 'thinking', adapter: adapter.name, board: wire(reading.grid), bestTile: maxTile(reading.grid), score: reading.score ?? this.status.score },
+      this.lastSentState !== 'thinking',
+    );
     const controller = new AbortController();
     let choice: MoveChoice;
     try {
@@ -365,7 +370,7 @@ export class Driver {
 
     const move = choice.move;
     const before = reading.grid;
-    this.setStatus({ state: 'moving', values: choice.values, depth: choice.depth });
+    this.setStatus({ state: 'moving', values: choice.values, depth: choice.depth }, false);
     const after = await this.playMove(adapter, before, move);
     if (after === null) return this.interrupted() ?? 'stopped';
 
@@ -604,9 +609,12 @@ export class Driver {
     for (const wake of [...this.wakers]) wake();
   }
 
-  private setStatus(patch: Partial<RunStatus> & { state?: RunState }): void {
+  /** Update the status; `broadcast` false keeps it local (the next report carries it). */
+  private setStatus(patch: Partial<RunStatus> & { state?: RunState }, broadcast = true): void {
     this.status = { ...this.status, ...patch, updatedAt: this.now() };
     if (patch.values === undefined && 'values' in patch) delete (this.status as { values?: MoveValues }).values;
+    if (!broadcast) return;
+    this.lastSentState = this.status.state;
     this.send({ kind: 'content/status', status: this.getStatus() });
   }
 
