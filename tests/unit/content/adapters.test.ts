@@ -9,7 +9,8 @@ import { ClassicAdapter, readClassicBoard } from '../../../src/content/adapters/
 import { GeometryAdapter, findBoard } from '../../../src/content/adapters/geometry';
 import { SavedStateAdapter, parseSavedState } from '../../../src/content/adapters/saved-state';
 import { BoardReadError } from '../../../src/content/adapters/types';
-import { contextOf, domFromHtml, expectedOf, hasSnapshot, loadSnapshot } from './dom';
+import { contextOf, domFromHtml, hasSnapshot, loadSnapshot } from './dom';
+import type { GameSnapshotName } from './dom';
 
 const page = (body: string): string => `<!DOCTYPE html><html><head></head><body>${body}</body></html>`;
 
@@ -260,7 +261,7 @@ describe('geometry adapter', () => {
 
 // ------------------------------------------------------------- saved DOMs
 
-const DOM_CASES: readonly { name: string; adapter: 'classic' | 'geometry' }[] = [
+const DOM_CASES: readonly { name: GameSnapshotName; adapter: 'classic' | 'geometry' }[] = [
   { name: 'classic-settled', adapter: 'classic' },
   { name: 'angular-like', adapter: 'classic' },
   { name: 'size5', adapter: 'classic' },
@@ -274,8 +275,9 @@ const DOM_CASES: readonly { name: string; adapter: 'classic' | 'geometry' }[] = 
 describe('saved DOMs of the fixture pages', () => {
   for (const { name, adapter: kind } of DOM_CASES) {
     it.skipIf(!hasSnapshot(name))(`${kind} reads ${name}`, async () => {
-      const expected = expectedOf(name);
-      const dom = loadSnapshot(name);
+      const snapshot = loadSnapshot(name);
+      const { expected } = snapshot;
+      const dom = snapshot;
       const adapter = kind === 'classic' ? new ClassicAdapter(contextOf(dom)) : new GeometryAdapter(contextOf(dom));
       expect(await adapter.detect()).toBeGreaterThan(0);
       const reading = adapter.readBoard();
@@ -285,9 +287,8 @@ describe('saved DOMs of the fixture pages', () => {
   }
 
   it.skipIf(!hasSnapshot('classic-mid-animation'))('a classic DOM one frame into a move is not taken for the next board', () => {
-    const expected = expectedOf('classic-mid-animation');
-    const dom = loadSnapshot('classic-mid-animation');
-    const reading = readClassicBoard(dom.window.document);
+    const { expected, document } = loadSnapshot('classic-mid-animation');
+    const reading = readClassicBoard(document);
     const before = { rows: 4, cols: 4, cells: expected.before?.cells ?? [] };
     const after = { rows: 4, cols: 4, cells: expected.cells };
     expect(isSuccessor(before, after, 'up')).toBe(true);
@@ -297,7 +298,7 @@ describe('saved DOMs of the fixture pages', () => {
 
   it.skipIf(!hasSnapshot('no-game'))('no adapter finds a board on the no-game page', async () => {
     const dom = loadSnapshot('no-game');
-    expect(findBoard(dom.window.document)).toBeNull();
+    expect(findBoard(dom.document)).toBeNull();
     expect(await new ClassicAdapter(contextOf(dom)).detect()).toBe(0);
     expect(await new SavedStateAdapter(contextOf(dom)).detect()).toBe(0);
   });

@@ -3,10 +3,7 @@
  * by colour, lattice from the gaps, each cell by the colour near its top-left corner, numbers drawn in
  * the middle ignored; unknown colours and tiles above 2048 are errors naming the cell.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { unzlibSync } from 'fflate';
-import { DOM_DIR } from './dom';
+import { hasPng, readExpected, readSnapshotPng } from './dom';
 import { describe, expect, it } from 'vitest';
 import { BOARD_COLOUR, EMPTY_COLOUR, PALETTE, SUPER_COLOUR, readPixels, valueOfColour } from '../../../src/content/adapters/canvas';
 import type { Pixels } from '../../../src/content/adapters/canvas';
@@ -103,63 +100,11 @@ describe('canvas pixel reader', () => {
 // ------------------------------------------------- the fixture pages' own canvases
 
 
-/** A minimal PNG decoder for 8-bit RGBA, non-interlaced images (what Chromium's canvas.toDataURL writes). */
-function decodePng(bytes: Uint8Array): Pixels {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let offset = 8;
-  let width = 0;
-  let height = 0;
-  const idat: Uint8Array[] = [];
-  while (offset < bytes.length) {
-    const length = view.getUint32(offset);
-    const type = String.fromCharCode(...bytes.subarray(offset + 4, offset + 8));
-    const body = bytes.subarray(offset + 8, offset + 8 + length);
-    if (type === 'IHDR') {
-      width = view.getUint32(offset + 8);
-      height = view.getUint32(offset + 12);
-      if (body[8] !== 8 || body[9] !== 6 || body[12] !== 0) throw new Error('only 8-bit RGBA non-interlaced PNGs');
-    } else if (type === 'IDAT') idat.push(body);
-    offset += 12 + length;
-  }
-  const joined = new Uint8Array(idat.reduce((n, c) => n + c.length, 0));
-  let at = 0;
-  for (const c of idat) {
-    joined.set(c, at);
-    at += c.length;
-  }
-  const raw = unzlibSync(joined);
-  const stride = width * 4;
-  const out = new Uint8ClampedArray(stride * height);
-  for (let y = 0; y < height; y++) {
-    const filter = raw[y * (stride + 1)];
-    const line = raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1));
-    for (let x = 0; x < stride; x++) {
-      const a = x >= 4 ? out[y * stride + x - 4] : 0;
-      const b = y > 0 ? out[(y - 1) * stride + x] : 0;
-      const c = x >= 4 && y > 0 ? out[(y - 1) * stride + x - 4] : 0;
-      let v = line[x];
-      if (filter === 1) v += a;
-      else if (filter === 2) v += b;
-      else if (filter === 3) v += (a + b) >> 1;
-      else if (filter === 4) {
-        const p = a + b - c;
-        const pa = Math.abs(p - a);
-        const pb = Math.abs(p - b);
-        const pc = Math.abs(p - c);
-        v += pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
-      }
-      out[y * stride + x] = v & 255;
-    }
-  }
-  return { width, height, data: out };
-}
-
 describe('canvas snapshots of the fixture pages', () => {
-  for (const name of ['canvas-classic', 'play2048-like']) {
-    const png = join(DOM_DIR, `${name}.png`);
-    it.skipIf(!existsSync(png))(`reads ${name}.png`, () => {
-      const expected = JSON.parse(readFileSync(join(DOM_DIR, `${name}.json`), 'utf8')) as { rows: number; cols: number; cells: number[] };
-      expect(readPixels(decodePng(readFileSync(png)))).toEqual({ rows: expected.rows, cols: expected.cols, cells: expected.cells });
+  for (const name of ['canvas-classic', 'play2048-like'] as const) {
+    it.skipIf(!hasPng(name))(`reads ${name}.png`, () => {
+      const expected = readExpected(name);
+      expect(readPixels(readSnapshotPng(name))).toEqual({ rows: expected.rows, cols: expected.cols, cells: expected.cells });
     });
   }
 });
