@@ -381,7 +381,7 @@ export class Driver {
     if (desynced) this.gameDesyncs += 1;
     const elapsed = (this.now() - this.runStartedAt) / 1000;
     this.setStatus({
-      state: this.running ? 'thinking' : 'idle',
+      state: this.interrupted() ? this.status.state : this.running ? 'thinking' : 'idle',
       lastMove: move,
       values: choice.values,
       depth: choice.depth,
