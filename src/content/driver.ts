@@ -32,7 +32,7 @@ export interface DriverTiming {
 export const DEFAULT_TIMING: DriverTiming = {
   settleTimeoutMs: 800,
   retryBackoffMs: [150, 300, 600],
-  solverRetryMs: [100, 400, 1_000],
+  solverRetryMs: [100, 300, 700, 1_500],
 };
 
 export interface DriverEnvironment {
@@ -573,6 +573,11 @@ export class Driver {
             continue;
           }
           throw new DriverError(`The solver could not be reached: ${text}`);
+        }
+        // No reply at all: the service worker went away before answering (it is restarted on the next message).
+        if (reply === undefined && attempt < this.timing.solverRetryMs.length) {
+          await Promise.race([this.sleep(this.timing.solverRetryMs[attempt]), aborted]);
+          continue;
         }
         return this.parseSolverReply(reply, strategy);
       }

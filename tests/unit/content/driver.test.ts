@@ -89,6 +89,8 @@ interface HarnessOptions {
   adapters?: AdapterFactory[];
   /** Fails the first n solver requests with this transport error. */
   transientFailures?: number;
+  /** Answers the first n solver requests with nothing (a service worker that died before replying). */
+  emptyReplies?: number;
   /** Solver delay in ms. */
   solverDelayMs?: number;
   settings?: Partial<Settings>;
@@ -122,6 +124,10 @@ function harness(options: HarnessOptions = {}): Harness {
         return { ok: true };
       case 'solver/request': {
         h.requests++;
+        if (options.emptyReplies && options.emptyReplies > 0) {
+          options.emptyReplies--;
+          return undefined;
+        }
         if (failures > 0) {
           failures--;
           throw new Error(failures % 2 === 0 ? 'Could not establish connection. Receiving end does not exist.' : 'A listener indicated an asynchronous response by returning true, but the message channel closed before a response was received');
@@ -290,6 +296,9 @@ describe('driver', () => {
     expect(reply.ok).toBe(true);
     expect(h.requests).toBe(3);
     expect(h.driver.getStatus().moves).toBe(1);
+    const silent = harness({ emptyReplies: 2 });
+    expect((await silent.driver.handleCommand('step', SETTINGS)).ok).toBe(true);
+    expect(silent.requests).toBe(3);
     const broken = harness({ transientFailures: 10 });
     const failed = await broken.driver.handleCommand('step', SETTINGS);
     expect(failed.ok).toBe(false);
