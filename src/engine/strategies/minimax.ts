@@ -9,12 +9,14 @@ import * as rules from '../rules';
 import * as heuristics from '../heuristics';
 import { checkAbort, choice, intOption, now, prepare, valuesOf, yieldToEventLoop } from './common';
 
-const { moveRanks, hasLegalMove } = rules;
+const { moveRanks } = rules;
 const { islands, minimaxEvaluation, smoothness } = heuristics;
 
 const DEFAULT_TIME_MS = 100;
 const MAX_DEPTH = 12;
-const LOSS = -1e6;
+/** Penalty for a board where the player cannot move: large, yet graded by the evaluation so that
+ *  a pessimistic search that sees a loss everywhere still prefers the better boards. */
+const LOSS_PENALTY = 100;
 const CHECK_EVERY = 2048;
 
 let rows = 0;
@@ -45,7 +47,7 @@ function maxNode(board: Uint8Array, depth: number, alpha: number, beta: number):
     if (best > alpha) alpha = best;
     if (alpha >= beta) break;
   }
-  return best === -Infinity ? LOSS : best;
+  return best === -Infinity ? minimaxEvaluation(rows, cols, board) - LOSS_PENALTY : best;
 }
 
 /**
@@ -74,7 +76,7 @@ function minNode(board: Uint8Array, depth: number, alpha: number, beta: number):
   for (const code of candidates) {
     const i = code >> 2;
     board[i] = code & 3;
-    const v = hasLegalMove(rows, cols, board) ? maxNode(board, depth, alpha, beta) : LOSS;
+    const v = maxNode(board, depth, alpha, beta);
     board[i] = 0;
     if (stopped) return 0;
     if (v < best) best = v;
