@@ -162,7 +162,9 @@ async function main(): Promise<number> {
       const over = await game.evaluate(() => document.querySelector('.game-message.game-over') !== null);
       if (timing.drawn.length > wantedMoves || over) break;
     }
-    await popup.getByRole('button', { name: 'Stop', exact: true }).click();
+    // The game may have ended by itself (random play): Stop is then disabled and there is nothing to stop.
+    const stop = popup.getByRole('button', { name: 'Stop', exact: true });
+    if (await stop.isEnabled()) await stop.click();
     const measures = await game.evaluate(() =>
       performance
         .getEntriesByType('measure')
