@@ -20,23 +20,33 @@ export function directionIndex(dir: Direction): number {
 }
 
 /**
+ * The lines of a move in direction `dir` (0 up, 1 down, 2 left, 3 right), each walked from the side the
+ * tiles move towards: cell `lineStart(…, line) + k * lineStep(…)` for k = 0..len-1.
+ */
+function lineStart(rows: number, cols: number, dir: number, line: number): number {
+  if (dir === 0) return line;
+  if (dir === 1) return (rows - 1) * cols + line;
+  if (dir === 2) return line * cols;
+  return line * cols + cols - 1;
+}
+
+function lineStep(cols: number, dir: number): number {
+  return dir === 0 ? cols : dir === 1 ? -cols : dir === 2 ? 1 : -1;
+}
+
+/**
  * Move `src` in direction `dir` (0 up, 1 down, 2 left, 3 right) into `dst` (may not alias src).
  * Returns the score gained, or -1 when the move changes nothing.
  */
 export function moveRanks(rows: number, cols: number, src: Uint8Array, dst: Uint8Array, dir: number): number {
-  // A line is walked from the side the tiles move towards: `start` + k * `step` for k = 0..len-1.
   const vertical = dir < 2;
   const lines = vertical ? cols : rows;
   const len = vertical ? rows : cols;
+  const step = lineStep(cols, dir);
   let score = 0;
   let moved = false;
   for (let line = 0; line < lines; line++) {
-    let start: number;
-    let step: number;
-    if (dir === 0) { start = line; step = cols; }
-    else if (dir === 1) { start = (rows - 1) * cols + line; step = -cols; }
-    else if (dir === 2) { start = line * cols; step = 1; }
-    else { start = line * cols + cols - 1; step = -1; }
+    const start = lineStart(rows, cols, dir, line);
     let out = 0; // next write position along the line
     let pending = 0; // rank waiting for a possible merge
     for (let k = 0; k < len; k++) {
@@ -81,13 +91,9 @@ export function canMoveRanks(rows: number, cols: number, ranks: Uint8Array, dir:
   const vertical = dir < 2;
   const lines = vertical ? cols : rows;
   const len = vertical ? rows : cols;
+  const step = lineStep(cols, dir);
   for (let line = 0; line < lines; line++) {
-    let start: number;
-    let step: number;
-    if (dir === 0) { start = line; step = cols; }
-    else if (dir === 1) { start = (rows - 1) * cols + line; step = -cols; }
-    else if (dir === 2) { start = line * cols; step = 1; }
-    else { start = line * cols + cols - 1; step = -1; }
+    const start = lineStart(rows, cols, dir, line);
     // Legal when a tile has an empty cell before it (towards the wall) or an equal neighbour.
     let seenEmpty = false;
     let prev = -1;
