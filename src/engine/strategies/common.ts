@@ -105,6 +105,14 @@ export function intOption(value: number | undefined, fallback: number, min: numb
   return Math.min(max, Math.max(min, Math.floor(value)));
 }
 
+/** One step of xorshift32, the generator of the strategies' sampling (greedy spawns, Monte-Carlo playouts). */
+export function xorshift32(x: number): number {
+  x ^= x << 13;
+  x ^= x >>> 17;
+  x ^= x << 5;
+  return x;
+}
+
 export function seedOf(options: SearchOptions | undefined): number {
   const s = options?.seed;
   return s !== undefined && Number.isFinite(s) ? s | 0 : Math.floor(Math.random() * 4294967296) | 0;

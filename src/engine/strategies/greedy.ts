@@ -7,8 +7,10 @@ import type { Grid, MoveChoice, MoveValues, SearchOptions, Strategy } from '../t
 import * as rules from '../rules';
 import * as heuristics from '../heuristics';
 import { checkAbort, choice, intOption, now, prepare, seedOf, valuesOf, yieldToEventLoop } from './common';
+import * as common from './common';
 
 const { moveRanks } = rules;
+const { xorshift32 } = common;
 const { gradientScore, gradientTemplate } = heuristics;
 
 const DEFAULT_TIME_MS = 100;
@@ -27,9 +29,7 @@ let searchSignal: AbortSignal | undefined;
 let seed = 1;
 
 function randomInt(n: number): number {
-  seed ^= seed << 13;
-  seed ^= seed >>> 17;
-  seed ^= seed << 5;
+  seed = xorshift32(seed);
   return ((seed >>> 0) * n) / 4294967296 | 0;
 }
 

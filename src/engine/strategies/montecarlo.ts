@@ -9,9 +9,11 @@ import type { Grid, MoveChoice, SearchOptions, Strategy } from '../types';
 import * as bitboard from '../board';
 import * as rules from '../rules';
 import { checkAbort, choice, intOption, now, prepare, seedOf, valuesOf, yieldToEventLoop } from './common';
+import * as common from './common';
 
 const { OUT, executeMove, fitsBitboard, fromGrid } = bitboard;
 const { moveRanks } = rules;
+const { xorshift32 } = common;
 
 export const DEFAULT_PLAYOUTS = 100;
 export const MAX_PLAYOUTS = 100_000;
@@ -22,15 +24,11 @@ const MAX_PLAYOUT_MOVES = 1000;
 // xorshift32 state for the playouts (module level: no object per draw).
 let seed = 1;
 function randomInt(n: number): number {
-  seed ^= seed << 13;
-  seed ^= seed >>> 17;
-  seed ^= seed << 5;
+  seed = xorshift32(seed);
   return ((seed >>> 0) * n) / 4294967296 | 0;
 }
 function randomUnit(): number {
-  seed ^= seed << 13;
-  seed ^= seed >>> 17;
-  seed ^= seed << 5;
+  seed = xorshift32(seed);
   return (seed >>> 0) / 4294967296;
 }
 
