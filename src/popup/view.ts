@@ -200,5 +200,8 @@ export function exportFileName(now: Date): string {
 /** The keys of a shortcut as chrome.commands reports it ("Alt+Shift+S", "⌥⇧S" on macOS); [] when unset. */
 export function shortcutKeys(shortcut: string | undefined): string[] {
   if (!shortcut) return [];
-  return shortcut.includes('+') ? shortcut.split('+').filter((key) => key !== '') : [...shortcut];
+  const keys = shortcut.includes('+') ? shortcut.split('+').filter((key) => key !== '') : [...shortcut];
+  return keys.map((key) => KEY_GLYPHS[key] ?? key);
 }
+
+const KEY_GLYPHS: Record<string, string> = { Period: '.', Comma: ',' };

@@ -27,7 +27,7 @@ describe('manifest.json', () => {
 
   it('declares the keyboard commands', () => {
     expect(manifest.commands['toggle-solve'].suggested_key?.default).toBe('Alt+Shift+S');
-    expect(manifest.commands.step.suggested_key?.default).toBe('Alt+Shift+N');
+    expect(manifest.commands.step.suggested_key?.default).toBe('Alt+Shift+Period');
     expect(manifest.commands._execute_action).toBeDefined();
   });
 

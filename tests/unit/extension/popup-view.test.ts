@@ -111,6 +111,7 @@ describe('popup view', () => {
 
   it('splits a shortcut into keys', () => {
     expect(shortcutKeys('Alt+Shift+S')).toEqual(['Alt', 'Shift', 'S']);
+    expect(shortcutKeys('Alt+Shift+Period')).toEqual(['Alt', 'Shift', '.']);
     expect(shortcutKeys('⌥⇧S')).toEqual(['⌥', '⇧', 'S']);
     expect(shortcutKeys('')).toEqual([]);
     expect(shortcutKeys(undefined)).toEqual([]);
