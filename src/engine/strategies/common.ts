@@ -99,6 +99,66 @@ export function choice(
   return result;
 }
 
+/** The time budget of a search: options.timeMs when positive, else the strategy's default. */
+export function timeBudget(options: SearchOptions | undefined, fallback: number): number {
+  return options?.timeMs !== undefined && options.timeMs > 0 ? options.timeMs : fallback;
+}
+
+/** An iterative-deepening search over the root moves (see deepen). */
+export interface Deepening {
+  readonly roots: readonly number[];
+  readonly signal: AbortSignal | undefined;
+  readonly started: number;
+  /** Budget in ms from `started` (unused when `fixed`). */
+  readonly timeMs: number;
+  /** One search at maxDepth without a deadline, instead of deepening from depth 1. */
+  readonly fixed: boolean;
+  readonly maxDepth: number;
+  /** Value of root move `dir` (0..3) searched to `depth`, giving up at `deadline`; undefined when it
+   *  gave up (deadline or abort). Runs synchronously between two yields to the event loop. */
+  searchRoot(dir: number, depth: number, deadline: number): number | undefined;
+  /** After the iteration at `depth` completed (never when fixed): whether to search one deeper, given
+   *  that iteration's duration and the time elapsed since `started`. */
+  deeper(depth: number, values: MoveValues, iterationMs: number, elapsedMs: number): boolean;
+}
+
+/**
+ * Iterative deepening under a time budget (or one fixed-depth search): each iteration searches every
+ * root move, yielding to the event loop before each; an interrupted iteration is dropped and the last
+ * completed one is the answer. Depth 1 runs without a deadline, so there is always a move. Throws when
+ * aborted.
+ */
+export async function deepen(search: Deepening): Promise<{ values: MoveValues; depth: number }> {
+  const { roots, signal, started, fixed, maxDepth } = search;
+  const scores = [0, 0, 0, 0];
+  let completed: MoveValues = {};
+  let completedDepth = 0;
+  for (let depth = fixed ? maxDepth : 1; depth <= maxDepth; depth++) {
+    const iterationStart = now();
+    const deadline = fixed || depth === 1 ? Infinity : started + search.timeMs;
+    let interrupted = false;
+    for (const d of roots) {
+      await yieldToEventLoop(signal);
+      const v = search.searchRoot(d, depth, deadline);
+      if (v === undefined) {
+        interrupted = true;
+        break;
+      }
+      scores[d] = v;
+    }
+    if (interrupted) {
+      checkAbort(signal);
+      break;
+    }
+    completed = valuesOf(roots, scores);
+    completedDepth = depth;
+    if (fixed) break;
+    const iterationMs = now() - iterationStart;
+    if (!search.deeper(depth, completed, iterationMs, now() - started)) break;
+  }
+  return { values: completed, depth: completedDepth };
+}
+
 /** A positive integer option, clamped, or the default. */
 export function intOption(value: number | undefined, fallback: number, min: number, max: number): number {
   if (value === undefined || !Number.isFinite(value)) return fallback;

@@ -3,10 +3,10 @@
  * tile values (heuristics.ts). Spawns between the moves are sampled (a few random 2s/4s, averaged),
  * never chosen. Iterative deepening on k under options.timeMs (default 100 ms), or fixed options.depth.
  */
-import type { Grid, MoveChoice, MoveValues, SearchOptions, Strategy } from '../types';
+import type { Grid, MoveChoice, SearchOptions, Strategy } from '../types';
 import * as rules from '../rules';
 import * as heuristics from '../heuristics';
-import { checkAbort, choice, intOption, now, prepare, seedOf, valuesOf, yieldToEventLoop } from './common';
+import { choice, deepen, intOption, now, prepare, seedOf, timeBudget } from './common';
 import * as common from './common';
 
 const { moveRanks } = rules;
@@ -74,17 +74,17 @@ async function chooseMove(grid: Grid, options?: SearchOptions, signal?: AbortSig
   if (roots.length === 0) return choice('greedy', {}, { depth: 0, nodes: 0, started });
   const fixed = options?.depth !== undefined;
   const maxDepth = fixed ? intOption(options.depth, 3, 1, MAX_DEPTH) : MAX_DEPTH;
-  const timeMs = options?.timeMs !== undefined && options.timeMs > 0 ? options.timeMs : DEFAULT_TIME_MS;
+  const timeMs = timeBudget(options, DEFAULT_TIME_MS);
   let rng = seedOf(options) | 1;
-  const scores = [0, 0, 0, 0];
-  let completed: MoveValues = {};
-  let completedDepth = 0;
   let totalNodes = 0;
-  for (let depth = fixed ? maxDepth : 1; depth <= maxDepth; depth++) {
-    const iterationStart = now();
-    let interrupted = false;
-    for (const d of roots) {
-      await yieldToEventLoop(signal);
+  const { values, depth } = await deepen({
+    roots,
+    signal,
+    started,
+    timeMs,
+    fixed,
+    maxDepth,
+    searchRoot(d, depth, rootDeadline) {
       rows = grid.rows;
       cols = grid.cols;
       template = gradientTemplate(rows, cols);
@@ -93,27 +93,17 @@ async function chooseMove(grid: Grid, options?: SearchOptions, signal?: AbortSig
       countdown = CHECK_EVERY;
       searchSignal = signal;
       seed = rng;
-      deadline = fixed || depth === 1 ? Infinity : started + timeMs;
+      deadline = rootDeadline;
       const v = moveValue(ranks, d, depth);
       rng = seed;
       totalNodes += nodes;
       searchSignal = undefined;
-      if (stopped) {
-        interrupted = true;
-        break;
-      }
-      scores[d] = v;
-    }
-    if (interrupted) {
-      checkAbort(signal);
-      break;
-    }
-    completed = valuesOf(roots, scores);
-    completedDepth = depth;
-    const elapsed = now() - started;
-    if (!fixed && elapsed + (now() - iterationStart) * 4 * SAMPLES > timeMs) break;
-  }
-  return choice('greedy', completed, { depth: completedDepth, nodes: totalNodes, started });
+      return stopped ? undefined : v;
+    },
+    // The next depth costs about 4 moves × SAMPLES spawns times this one.
+    deeper: (_depth, _values, iterationMs, elapsed) => elapsed + iterationMs * 4 * SAMPLES <= timeMs,
+  });
+  return choice('greedy', values, { depth, nodes: totalNodes, started });
 }
 
 export const greedy: Strategy = {

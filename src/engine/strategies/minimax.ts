@@ -4,10 +4,10 @@
  * Iterative deepening under options.timeMs (default 100 ms), or a fixed options.depth (player moves).
  * Works on rank arrays, so on every board size.
  */
-import type { Grid, MoveChoice, MoveValues, SearchOptions, Strategy } from '../types';
+import type { Grid, MoveChoice, SearchOptions, Strategy } from '../types';
 import * as rules from '../rules';
 import * as heuristics from '../heuristics';
-import { checkAbort, choice, intOption, now, prepare, valuesOf, yieldToEventLoop } from './common';
+import { choice, deepen, intOption, now, prepare, timeBudget } from './common';
 
 const { moveRanks } = rules;
 const { islands, minimaxEvaluation, smoothness } = heuristics;
@@ -99,42 +99,32 @@ async function chooseMove(grid: Grid, options?: SearchOptions, signal?: AbortSig
   if (roots.length === 0) return choice('minimax', {}, { depth: 0, nodes: 0, started });
   const fixed = options?.depth !== undefined;
   const maxDepth = fixed ? intOption(options.depth, 3, 1, MAX_DEPTH) : MAX_DEPTH;
-  const timeMs = options?.timeMs !== undefined && options.timeMs > 0 ? options.timeMs : DEFAULT_TIME_MS;
-  const scores = [0, 0, 0, 0];
-  let completed: MoveValues = {};
-  let completedDepth = 0;
+  const timeMs = timeBudget(options, DEFAULT_TIME_MS);
   let totalNodes = 0;
-  for (let depth = fixed ? maxDepth : 1; depth <= maxDepth; depth++) {
-    const iterationStart = now();
-    let interrupted = false;
-    for (const d of roots) {
-      await yieldToEventLoop(signal);
+  const { values, depth } = await deepen({
+    roots,
+    signal,
+    started,
+    timeMs,
+    fixed,
+    maxDepth,
+    searchRoot(d, depth, rootDeadline) {
       rows = grid.rows;
       cols = grid.cols;
       nodes = 0;
       stopped = false;
       countdown = CHECK_EVERY;
       searchSignal = signal;
-      deadline = fixed || depth === 1 ? Infinity : started + timeMs;
+      deadline = rootDeadline;
       const v = searchRoot(ranks, d, depth);
       totalNodes += nodes;
       searchSignal = undefined;
-      if (stopped) {
-        interrupted = true;
-        break;
-      }
-      scores[d] = v;
-    }
-    if (interrupted) {
-      checkAbort(signal);
-      break;
-    }
-    completed = valuesOf(roots, scores);
-    completedDepth = depth;
-    const elapsed = now() - started;
-    if (!fixed && elapsed + (now() - iterationStart) * 3 > timeMs) break;
-  }
-  return choice('minimax', completed, { depth: completedDepth, nodes: totalNodes, started });
+      return stopped ? undefined : v;
+    },
+    // Alpha-beta keeps the growth per depth near 3.
+    deeper: (_depth, _values, iterationMs, elapsed) => elapsed + iterationMs * 3 <= timeMs,
+  });
+  return choice('minimax', values, { depth, nodes: totalNodes, started });
 }
 
 export const minimax: Strategy = {
