@@ -11,11 +11,10 @@
  * The recursion uses module-level state and plain functions (no closures or objects per node).
  */
 import type { Grid, MoveChoice, MoveValues, SearchOptions, Strategy } from '../types';
-import { DIRECTIONS } from '../types';
 import * as bitboard from '../board';
 import * as rules from '../rules';
 import * as ttable from '../ttable';
-import { checkAbort, choice, intOption, now, prepare, yieldToEventLoop } from './common';
+import { checkAbort, choice, deepen, intOption, now, prepare, timeBudget, valuesOf, yieldToEventLoop } from './common';
 
 // Local bindings of the hot imports: some module loaders (tsx, vitest) turn every access to an imported
 // binding into a getter call, which costs more than the work in the inner loop.
@@ -427,11 +426,12 @@ async function chooseMove(grid: Grid, options?: SearchOptions, signal?: AbortSig
   const { ranks, roots } = prepare(grid, options, signal);
   if (roots.length === 0) return choice('expectimax', {}, { depth: 0, nodes: 0, started });
   const board = boardOf(grid, ranks);
-  const scores = [0, 0, 0, 0];
   const context: SearchContext = { deadline: Infinity, signal, executions: 0 };
 
-  // Reference or fixed depth: one search, no deadline.
+  // Reference or fixed depth: one search, no deadline. Kept apart from deepen() on purpose: the reference
+  // configuration reconfigures the table per root and searches the first root before any yield.
   if (options?.reference || options?.depth !== undefined) {
+    const scores = [0, 0, 0, 0];
     const limit = options.reference ? referenceDepthForSize(ranks) : intOption(options.depth, 3, 1, MAX_DEPTH);
     for (let i = 0; i < roots.length; i++) {
       if (i > 0) await yieldToEventLoop(signal);
@@ -441,56 +441,42 @@ async function chooseMove(grid: Grid, options?: SearchOptions, signal?: AbortSig
       if (Number.isNaN(v)) checkAbort(signal);
       scores[roots[i]] = v;
     }
-    return choice('expectimax', valuesOfRoots(roots, scores), { depth: limit, nodes: context.executions, started });
+    return choice('expectimax', valuesOf(roots, scores), { depth: limit, nodes: context.executions, started });
   }
 
   // Time budget: iterative deepening, keeping the last completed depth.
-  const timeMs = options?.timeMs !== undefined && options.timeMs > 0 ? options.timeMs : DEFAULT_TIME_MS;
+  const timeMs = timeBudget(options, DEFAULT_TIME_MS);
   const valuesByDepth: MoveValues[] = [{}];
-  let completed: MoveValues = {};
-  let completedDepth = 0;
+  let executionsBefore = 0;
   let previousExecutions = -1;
   let previousMs = 0;
-  for (let depth = 1; depth <= MAX_DEPTH; depth++) {
-    const iterationStart = now();
-    const executionsBefore = context.executions;
-    // Depth 1 always completes (it is tiny), so there is always a move.
-    context.deadline = depth === 1 ? Infinity : started + timeMs;
-    let interrupted = false;
-    for (let i = 0; i < roots.length; i++) {
-      await yieldToEventLoop(signal);
+  const { values, depth } = await deepen({
+    roots,
+    signal,
+    started,
+    timeMs,
+    fixed: false,
+    maxDepth: MAX_DEPTH,
+    searchRoot(dir, depth, rootDeadline) {
+      context.deadline = rootDeadline;
       ttConfigure(options?.ttSizeLog2 ?? DEFAULT_TT_LOG2, false);
-      const v = searchRoot(board, roots[i], depth, context);
-      if (Number.isNaN(v)) {
-        interrupted = true;
-        break;
-      }
-      scores[roots[i]] = v;
-    }
-    if (interrupted) {
-      checkAbort(signal);
-      break;
-    }
-    completed = valuesOfRoots(roots, scores);
-    completedDepth = depth;
-    valuesByDepth.push(completed);
-    const iterationExecutions = context.executions - executionsBefore;
-    const iterationMs = now() - iterationStart;
-    const elapsed = now() - started;
-    // Deeper adds nothing once the probability cut-off bounds the search.
-    if (iterationExecutions === previousExecutions) break;
-    const growth = previousMs > 0.5 ? Math.min(8, Math.max(2, iterationMs / previousMs)) : 4;
-    if (elapsed + iterationMs * growth > timeMs) break;
-    previousExecutions = iterationExecutions;
-    previousMs = iterationMs;
-  }
-  return choice('expectimax', completed, { depth: completedDepth, nodes: context.executions, started, valuesByDepth });
-}
-
-function valuesOfRoots(roots: readonly number[], scores: readonly number[]): MoveValues {
-  const values: MoveValues = {};
-  for (const d of roots) values[DIRECTIONS[d]] = scores[d];
-  return values;
+      const v = searchRoot(board, dir, depth, context);
+      return Number.isNaN(v) ? undefined : v;
+    },
+    deeper(_depth, completed, iterationMs, elapsed) {
+      valuesByDepth.push(completed);
+      const iterationExecutions = context.executions - executionsBefore;
+      executionsBefore = context.executions;
+      // Deeper adds nothing once the probability cut-off bounds the search.
+      if (iterationExecutions === previousExecutions) return false;
+      const growth = previousMs > 0.5 ? Math.min(8, Math.max(2, iterationMs / previousMs)) : 4;
+      if (elapsed + iterationMs * growth > timeMs) return false;
+      previousExecutions = iterationExecutions;
+      previousMs = iterationMs;
+      return true;
+    },
+  });
+  return choice('expectimax', values, { depth, nodes: context.executions, started, valuesByDepth });
 }
 
 export const expectimax: Strategy = {
