@@ -9,7 +9,7 @@ import * as heuristics from '../heuristics';
 import { choice, deepen, intOption, now, prepare, seedOf, timeBudget } from './common';
 import * as common from './common';
 
-const { moveRanks } = rules;
+const { countEmptyRanks, moveRanks } = rules;
 const { xorshift32 } = common;
 const { gradientScore, gradientTemplate } = heuristics;
 
@@ -44,8 +44,7 @@ function moveValue(board: Uint8Array, dir: number, k: number): number {
     if (searchSignal?.aborted || now() > deadline) stopped = true;
   }
   if (stopped) return 0;
-  let empty = 0;
-  for (let i = 0; i < moved.length; i++) if (moved[i] === 0) empty++;
+  const empty = countEmptyRanks(moved);
   let total = 0;
   for (let s = 0; s < SAMPLES; s++) {
     let at = randomInt(empty);

@@ -12,7 +12,7 @@ import { checkAbort, choice, intOption, now, prepare, seedOf, valuesOf, yieldToE
 import * as common from './common';
 
 const { OUT, executeMove, fitsBitboard, fromGrid } = bitboard;
-const { moveRanks } = rules;
+const { countEmptyRanks, moveRanks } = rules;
 const { xorshift32 } = common;
 
 export const DEFAULT_PLAYOUTS = 100;
@@ -98,8 +98,7 @@ function playoutG(rows: number, cols: number, board: Uint8Array, spare: Uint8Arr
   let current = spare[4];
   current.set(board);
   for (;;) {
-    let empty = 0;
-    for (let i = 0; i < current.length; i++) if (current[i] === 0) empty++;
+    const empty = countEmptyRanks(current);
     if (empty === 0) return score;
     let k = randomInt(empty);
     const tile = randomUnit() < 0.9 ? 1 : 2;
