@@ -104,6 +104,21 @@ export function timeBudget(options: SearchOptions | undefined, fallback: number)
   return options?.timeMs !== undefined && options.timeMs > 0 ? options.timeMs : fallback;
 }
 
+/** How deep and how long to search: a fixed options.depth (clamped to 1..maxDepth, 3 when not a number),
+ *  else iterative deepening up to maxDepth under options.timeMs or the strategy's default budget. */
+export function depthPlan(
+  options: SearchOptions | undefined,
+  maxDepth: number,
+  defaultTimeMs: number,
+): { fixed: boolean; maxDepth: number; timeMs: number } {
+  const fixed = options?.depth !== undefined;
+  return {
+    fixed,
+    maxDepth: fixed ? intOption(options.depth, 3, 1, maxDepth) : maxDepth,
+    timeMs: timeBudget(options, defaultTimeMs),
+  };
+}
+
 /** An iterative-deepening search over the root moves (see deepen). */
 export interface Deepening {
   readonly roots: readonly number[];

@@ -6,7 +6,7 @@
 import type { Grid, MoveChoice, SearchOptions, Strategy } from '../types';
 import * as rules from '../rules';
 import * as heuristics from '../heuristics';
-import { choice, deepen, intOption, now, prepare, seedOf, timeBudget } from './common';
+import { choice, deepen, depthPlan, now, prepare, seedOf } from './common';
 import * as common from './common';
 
 const { countEmptyRanks, moveRanks } = rules;
@@ -71,18 +71,14 @@ async function chooseMove(grid: Grid, options?: SearchOptions, signal?: AbortSig
   const started = now();
   const { ranks, roots } = prepare(grid, options, signal);
   if (roots.length === 0) return choice('greedy', {}, { depth: 0, nodes: 0, started });
-  const fixed = options?.depth !== undefined;
-  const maxDepth = fixed ? intOption(options.depth, 3, 1, MAX_DEPTH) : MAX_DEPTH;
-  const timeMs = timeBudget(options, DEFAULT_TIME_MS);
+  const plan = depthPlan(options, MAX_DEPTH, DEFAULT_TIME_MS);
   let rng = seedOf(options) | 1;
   let totalNodes = 0;
   const { values, depth } = await deepen({
     roots,
     signal,
     started,
-    timeMs,
-    fixed,
-    maxDepth,
+    ...plan,
     searchRoot(d, depth, rootDeadline) {
       rows = grid.rows;
       cols = grid.cols;
@@ -100,7 +96,7 @@ async function chooseMove(grid: Grid, options?: SearchOptions, signal?: AbortSig
       return stopped ? undefined : v;
     },
     // The next depth costs about 4 moves × SAMPLES spawns times this one.
-    deeper: (_depth, _values, iterationMs, elapsed) => elapsed + iterationMs * 4 * SAMPLES <= timeMs,
+    deeper: (_depth, _values, iterationMs, elapsed) => elapsed + iterationMs * 4 * SAMPLES <= plan.timeMs,
   });
   return choice('greedy', values, { depth, nodes: totalNodes, started });
 }

@@ -7,7 +7,7 @@
 import type { Grid, MoveChoice, SearchOptions, Strategy } from '../types';
 import * as rules from '../rules';
 import * as heuristics from '../heuristics';
-import { choice, deepen, intOption, now, prepare, timeBudget } from './common';
+import { choice, deepen, depthPlan, now, prepare } from './common';
 
 const { moveRanks } = rules;
 const { islands, minimaxEvaluation, smoothness } = heuristics;
@@ -97,17 +97,13 @@ async function chooseMove(grid: Grid, options?: SearchOptions, signal?: AbortSig
   const started = now();
   const { ranks, roots } = prepare(grid, options, signal);
   if (roots.length === 0) return choice('minimax', {}, { depth: 0, nodes: 0, started });
-  const fixed = options?.depth !== undefined;
-  const maxDepth = fixed ? intOption(options.depth, 3, 1, MAX_DEPTH) : MAX_DEPTH;
-  const timeMs = timeBudget(options, DEFAULT_TIME_MS);
+  const plan = depthPlan(options, MAX_DEPTH, DEFAULT_TIME_MS);
   let totalNodes = 0;
   const { values, depth } = await deepen({
     roots,
     signal,
     started,
-    timeMs,
-    fixed,
-    maxDepth,
+    ...plan,
     searchRoot(d, depth, rootDeadline) {
       rows = grid.rows;
       cols = grid.cols;
@@ -122,7 +118,7 @@ async function chooseMove(grid: Grid, options?: SearchOptions, signal?: AbortSig
       return stopped ? undefined : v;
     },
     // Alpha-beta keeps the growth per depth near 3.
-    deeper: (_depth, _values, iterationMs, elapsed) => elapsed + iterationMs * 3 <= timeMs,
+    deeper: (_depth, _values, iterationMs, elapsed) => elapsed + iterationMs * 3 <= plan.timeMs,
   });
   return choice('minimax', values, { depth, nodes: totalNodes, started });
 }
