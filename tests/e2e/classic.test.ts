@@ -3,10 +3,10 @@
  * Hint, strategy switching, and a page without a game. One browser for the whole file; each test starts
  * a fresh game (localStorage cleared) and a fresh popup window for the game's tab.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   E2ESession,
-  FAST_SETTINGS,
+  useE2ESession,
   clickButton,
   keysSeen,
   popupText,
@@ -27,18 +27,8 @@ import {
 import type { Page } from 'playwright-core';
 
 let session: E2ESession;
-
-beforeAll(async () => {
-  session = await E2ESession.start();
-  await session.setSettings(FAST_SETTINGS);
-});
-
-beforeEach(({ task, onTestFailed }) => {
-  onTestFailed(() => session?.saveArtifacts(`${task.file?.name ?? ''} ${task.name}`));
-});
-
-afterAll(async () => {
-  await session?.close();
+useE2ESession((started) => {
+  session = started;
 });
 
 async function freshGame(): Promise<{ game: GameTab; popup: Page }> {

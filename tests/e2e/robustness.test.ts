@@ -3,25 +3,15 @@
  * autopilot's back, the service worker is stopped mid-game, the page is reloaded mid-game.
  * One browser for the whole file; each test starts a fresh game and a fresh popup window.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { E2ESession, FAST_SETTINGS, clickButton, keysSeen, sleep, waitFor, waitForPopupText } from './support/harness';
+import { E2ESession, useE2ESession, clickButton, keysSeen, sleep, waitFor, waitForPopupText } from './support/harness';
 import type { GameTab } from './support/harness';
 import { classicActuations, injectClassicTile, maxTile, readClassicSavedBoard } from './support/classic-board';
 
 let session: E2ESession;
-
-beforeAll(async () => {
-  session = await E2ESession.start();
-  await session.setSettings(FAST_SETTINGS);
-});
-
-beforeEach(({ task, onTestFailed }) => {
-  onTestFailed(() => session?.saveArtifacts(`${task.file?.name ?? ''} ${task.name}`));
-});
-
-afterAll(async () => {
-  await session?.close();
+useE2ESession((started) => {
+  session = started;
 });
 
 async function runningGame(minMoves: number): Promise<{ game: GameTab; popup: Page }> {

@@ -1,17 +1,14 @@
 /**
  * The real extension on each fixture page (tests/fixtures/pages/<name>/index.html, one per page shape
  * a site adapter handles): Solve must reach the target tile, and the page without a game must get the
- * "No 2048 board found on this page" error and receive no key. A fixture that has not landed yet is
- * skipped (and shows as skipped in the run).
+ * "No 2048 board found on this page" error and receive no key.
  *
  * The best tile is read from the stored status and, where the fixture exposes `window.__fixture.board()`,
  * checked against the page's own board.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { E2ESession, FAST_SETTINGS, REPO_ROOT, clickButton, keysSeen, sleep, waitForPopupText } from './support/harness';
+import { E2ESession, useE2ESession, clickButton, keysSeen, sleep, waitForPopupText } from './support/harness';
 
 /** Playable fixtures and the tile Solve must reach (a 3x3 board rarely holds 256: 128 there). */
 const PLAYABLE: readonly { name: string; target: number }[] = [
@@ -25,10 +22,6 @@ const PLAYABLE: readonly { name: string; target: number }[] = [
   { name: 'size5', target: 256 },
   { name: 'size3', target: 128 },
 ];
-
-function fixtureExists(name: string): boolean {
-  return existsSync(join(REPO_ROOT, 'tests/fixtures/pages', name, 'index.html'));
-}
 
 /** Largest tile the fixture's own board holds, or null when the fixture exposes no board. */
 async function fixtureBestTile(page: Page): Promise<number | null> {
@@ -53,23 +46,13 @@ async function fixtureBestTile(page: Page): Promise<number | null> {
 }
 
 let session: E2ESession;
-
-beforeAll(async () => {
-  session = await E2ESession.start();
-  await session.setSettings(FAST_SETTINGS);
-});
-
-beforeEach(({ task, onTestFailed }) => {
-  onTestFailed(() => session?.saveArtifacts(`${task.file?.name ?? ''} ${task.name}`));
-});
-
-afterAll(async () => {
-  await session?.close();
+useE2ESession((started) => {
+  session = started;
 });
 
 describe('fixture pages', () => {
   for (const { name, target } of PLAYABLE) {
-    it.skipIf(!fixtureExists(name))(`Solve reaches ${target} on ${name}`, async () => {
+    it(`Solve reaches ${target} on ${name}`, async () => {
       const game = await session.openGame(`/pages/${name}/`);
       const popup = await session.openPopup(game.tabId);
       await clickButton(popup, 'Solve');
@@ -88,7 +71,7 @@ describe('fixture pages', () => {
     });
   }
 
-  it.skipIf(!fixtureExists('no-game'))('the page without a game gets the error and receives no key', async () => {
+  it('the page without a game gets the error and receives no key', async () => {
     const game = await session.openGame('/pages/no-game/');
     const popup = await session.openPopup(game.tabId);
     await clickButton(popup, 'Solve');
@@ -101,5 +84,36 @@ describe('fixture pages', () => {
       () => (window as unknown as { __fixture?: { keysReceived?: number } }).__fixture?.keysReceived ?? 0,
     );
     expect(received).toBe(0);
+  });
+});
+
+describe('play2048-like powerups', () => {
+  it('an undo is a desync the run recovers from; a powerup selection pauses with a message', async () => {
+    const game = await session.openGame('/pages/play2048-like/');
+    const popup = await session.openPopup(game.tabId);
+    await clickButton(popup, 'Solve');
+    const started = await session.waitForStatus(game.tabId, (s) => s.running && s.moves >= 5, { what: 'five moves', timeoutMs: 30_000 });
+    expect(started.adapter).toBe('store');
+
+    // The game's own Undo powerup, used behind the autopilot's back (not a trusted input: no takeover).
+    // (A string, so the test runner does not rewrite the page-side dynamic import.)
+    const storeCall = (method: 'undo' | 'startSwap'): Promise<boolean> =>
+      game.page.evaluate(`import('/pages/play2048-like/assets/index-Dq3x7Kfa.js').then((m) => m.g.${method}())`);
+    expect(await storeCall('undo')).toBe(true);
+    const recovered = await session.waitForStatus(game.tabId, (s) => s.desyncs >= 1 && s.moves >= started.moves + 3, {
+      what: 'the undo counted as a desync and play going on',
+      timeoutMs: 20_000,
+    });
+    expect(recovered.state).not.toBe('error');
+
+    // A powerup selection is a state the autopilot does not play: it pauses and says why.
+    expect(await storeCall('startSwap')).toBe(true);
+    const paused = await session.waitForStatus(game.tabId, (s) => s.state === 'paused', { what: 'the pause', timeoutMs: 10_000 });
+    expect(paused.running).toBe(false);
+    expect(paused.message ?? '').toMatch(/powerup/i);
+    await waitForPopupText(popup, /powerup/i, { timeoutMs: 5_000 });
+    const movesPaused = paused.moves;
+    await sleep(800);
+    expect((await session.status(game.tabId))?.moves).toBe(movesPaused);
   });
 });

@@ -16,6 +16,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page, Worker } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { launchWithExtension, openExtensionWindow } from '../../../scripts/chromium';
 import type { ExtensionBrowser } from '../../../scripts/chromium';
 import { startStaticServer } from '../../../scripts/static-server';
@@ -68,6 +69,25 @@ export async function waitFor<T>(probe: () => Promise<T>, accept: (value: T) => 
     }
     await sleep(100);
   }
+}
+
+/**
+ * One session for a whole test file: started (with FAST_SETTINGS) before the first test, closed after the
+ * last; a failing test saves screenshots and statuses under artifacts/e2e. `onStart` receives the session.
+ */
+export function useE2ESession(onStart: (session: E2ESession) => void): void {
+  let session: E2ESession | undefined;
+  beforeAll(async () => {
+    session = await E2ESession.start();
+    await session.setSettings(FAST_SETTINGS);
+    onStart(session);
+  });
+  beforeEach(({ task, onTestFailed }) => {
+    onTestFailed(() => session?.saveArtifacts(`${task.file?.name ?? ''} ${task.name}`));
+  });
+  afterAll(async () => {
+    await session?.close();
+  });
 }
 
 export class E2ESession {
