@@ -4,7 +4,7 @@
  * pages that refuse injection. src/background/index.ts wires them to the browser.
  */
 import { z } from 'zod';
-import { GameRecordSchema, MoveChoiceSchema, RunStatusSchema } from '../shared/messages';
+import { GameRecordSchema, MoveChoiceSchema, RunStatusSchema, initialStatus } from '../shared/messages';
 import type { GameRecord, MessageKind, RunStatus, SenderLike } from '../shared/messages';
 import type { StrategyName } from '../engine/types';
 
@@ -115,14 +115,7 @@ export function badgeFor(status: RunStatus | null): Badge {
 /** An error status for a tab (e.g. the page refused the content script), so the popup shows why. */
 export function errorStatus(message: string, strategy: StrategyName, previous: RunStatus | null, now: number): RunStatus {
   return {
-    strategy,
-    score: null,
-    bestTile: 0,
-    moves: 0,
-    movesPerSecond: 0,
-    depth: 0,
-    desyncs: 0,
-    lastMove: null,
+    ...initialStatus(strategy, now),
     ...previous,
     state: 'error',
     message,

@@ -11,7 +11,7 @@
  */
 import { applyMove, isSuccessor, legalMoves, maxTile, validateGrid } from '../engine/index';
 import type { Direction, Grid, MoveChoice, MoveValues } from '../engine/types';
-import { MoveChoiceSchema } from '../shared/messages';
+import { MoveChoiceSchema, initialStatus } from '../shared/messages';
 import type { Command, GameRecord, Message, MessageOf, RunState, RunStatus } from '../shared/messages';
 import type { Settings } from '../shared/settings';
 import { BoardReadError } from './adapters/types';
@@ -105,17 +105,7 @@ export class Driver {
     this.now = env.now ?? (() => Date.now());
     this.context = { document: env.document, window: env.window, bridge: env.bridge };
     this.status = {
-      state: 'idle',
-      strategy: settings.strategy,
-      score: null,
-      bestTile: 0,
-      moves: 0,
-      movesPerSecond: 0,
-      depth: 0,
-      desyncs: 0,
-      lastMove: null,
-      running: false,
-      updatedAt: this.now(),
+      ...initialStatus(settings.strategy, this.now()),
       site: env.window.location?.host ?? '',
     };
     this.installTakeoverListeners();

@@ -79,6 +79,23 @@ export const RunStatusSchema = z.object({
 });
 export type RunStatus = z.infer<typeof RunStatusSchema>;
 
+/** The status of a tab before anything has happened there: idle, nothing played yet. */
+export function initialStatus(strategy: RunStatus['strategy'], now: number): RunStatus {
+  return {
+    state: 'idle',
+    strategy,
+    score: null,
+    bestTile: 0,
+    moves: 0,
+    movesPerSecond: 0,
+    depth: 0,
+    desyncs: 0,
+    lastMove: null,
+    running: false,
+    updatedAt: now,
+  };
+}
+
 export const COMMANDS = ['solve', 'stop', 'step', 'hint'] as const;
 export const CommandSchema = z.enum(COMMANDS);
 export type Command = z.infer<typeof CommandSchema>;

@@ -36,7 +36,7 @@ export function normalizeSettings(stored: unknown): Settings {
   const out: Record<string, unknown> = { ...DEFAULT_SETTINGS };
   if (stored && typeof stored === 'object') {
     for (const [key, value] of Object.entries(stored as Record<string, unknown>)) {
-      if (!(key in SettingsSchema.shape)) continue;
+      if (!Object.hasOwn(SettingsSchema.shape, key)) continue;
       const field = SettingsSchema.shape[key as keyof Settings];
       const parsed = field.safeParse(value);
       if (parsed.success) out[key] = parsed.data;

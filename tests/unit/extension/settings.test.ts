@@ -8,6 +8,8 @@ describe('normalizeSettings', () => {
     expect(normalizeSettings(null)).toEqual(DEFAULT_SETTINGS);
     expect(normalizeSettings('expectimax')).toEqual(DEFAULT_SETTINGS);
     expect(normalizeSettings([1, 2])).toEqual(DEFAULT_SETTINGS);
+    // Names inherited from Object.prototype are not settings (found by the property test below).
+    expect(normalizeSettings({ valueOf: [], toString: 1, constructor: 'x' })).toEqual(DEFAULT_SETTINGS);
   });
 
   it('keeps every valid field and replaces each invalid one by its default', () => {
