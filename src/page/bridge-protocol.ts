@@ -13,6 +13,7 @@
  */
 import { z } from 'zod';
 import { DIRECTIONS } from '../engine/types';
+import { BOARD_LIMITS } from '../engine/limits';
 
 // No code generation (page CSPs, and the house rule against eval).
 z.config({ jitless: true });
@@ -57,14 +58,16 @@ export const PAGE_REQUEST_TYPES: readonly PageRequestType[] = [
   'store/reset',
 ];
 
-const TILE_MAX = 1 << 17;
+const TILE_MAX = BOARD_LIMITS.maxTile;
+const SIDE_MIN = BOARD_LIMITS.minSize;
+const SIDE_MAX = BOARD_LIMITS.maxSize;
 
 /** A play2048.co-style game as the main world publishes it: state, score and tile values row-major. */
 export const StoreSnapshotSchema = z
   .object({
     state: z.string().max(40),
     score: z.number().finite().min(0).nullable(),
-    board: z.array(z.array(z.number().int().min(0).max(TILE_MAX)).min(2).max(8)).min(2).max(8),
+    board: z.array(z.array(z.number().int().min(0).max(TILE_MAX)).min(SIDE_MIN).max(SIDE_MAX)).min(SIDE_MIN).max(SIDE_MAX),
   })
   .refine((s) => s.board.every((row) => row.length === s.board[0].length), { message: 'board rows differ in length' });
 export type StoreSnapshot = z.infer<typeof StoreSnapshotSchema>;

@@ -7,8 +7,8 @@
  */
 import { STRATEGY_NAMES } from '../engine/types';
 import type { MoveChoice } from '../engine/types';
-import { RunStatusSchema } from '../shared/messages';
-import type { Command, GameRecord, Message, RunStatus } from '../shared/messages';
+import { RunStatusSchema, send } from '../shared/messages';
+import type { Command, GameRecord, RunStatus } from '../shared/messages';
 import { DEFAULT_SETTINGS, SETTINGS_STORAGE_KEY, normalizeSettings } from '../shared/settings';
 import type { Settings } from '../shared/settings';
 import { GAMES_STORAGE_KEY, readGames, statusKey } from '../background/logic';
@@ -199,23 +199,16 @@ function renderGames(games: readonly GameRecord[]): void {
 // ---------------------------------------------------------------------------------------------------
 // Commands
 
-async function send(command: Command): Promise<void> {
+async function runCommand(command: Command): Promise<void> {
   if (tabId === null) return;
   commandError = '';
   if (command === 'solve') solvePending = true;
   if (command === 'hint') hintPending = true;
   render();
   try {
-    const message: Message = { kind: 'popup/command', tabId, command };
-    const reply: unknown = await chrome.runtime.sendMessage(message);
-    const answer = reply as { ok?: boolean; error?: unknown; hint?: MoveChoice; status?: unknown } | undefined;
-    if (!answer || answer.ok !== true) {
-      commandError = typeof answer?.error === 'string' ? answer.error : 'No answer from the extension.';
-    } else {
-      const replied = RunStatusSchema.safeParse(answer.status);
-      if (replied.success && (!status || replied.data.updatedAt >= status.updatedAt)) status = replied.data;
-      if (command === 'hint' && answer.hint) shownHint = { choice: answer.hint, moves: status?.moves ?? 0 };
-    }
+    const reply = await send('popup/command', { tabId, command });
+    if (reply.status && (!status || reply.status.updatedAt >= status.updatedAt)) status = reply.status;
+    if (command === 'hint' && reply.hint) shownHint = { choice: reply.hint, moves: status?.moves ?? 0 };
   } catch (err) {
     commandError = err instanceof Error ? err.message : String(err);
   } finally {
@@ -352,10 +345,10 @@ function acceptStatus(raw: unknown): void {
 
 async function start(): Promise<void> {
   wireSettings();
-  ui.solve.addEventListener('click', () => void send('solve'));
-  ui.stop.addEventListener('click', () => void send('stop'));
-  ui.step.addEventListener('click', () => void send('step'));
-  ui.hint.addEventListener('click', () => void send('hint'));
+  ui.solve.addEventListener('click', () => void runCommand('solve'));
+  ui.stop.addEventListener('click', () => void runCommand('stop'));
+  ui.step.addEventListener('click', () => void runCommand('step'));
+  ui.hint.addEventListener('click', () => void runCommand('hint'));
   ui.export.addEventListener('click', exportGames);
   void renderShortcuts().catch(() => undefined);
 

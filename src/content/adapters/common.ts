@@ -5,6 +5,7 @@
  */
 import { isSuccessor } from '../../engine/index';
 import type { Direction, Grid } from '../../engine/types';
+import { BOARD_LIMITS } from '../../engine/limits';
 import { dispatchMoveKey } from '../keys';
 import { BoardReadError } from './types';
 import type { AdapterContext, BoardReading, SettleResult } from './types';
@@ -32,7 +33,8 @@ export function sameGrid(a: Grid, b: Grid): boolean {
 }
 
 export function isBoardSize(rows: number, cols: number): boolean {
-  return Number.isInteger(rows) && Number.isInteger(cols) && rows >= 3 && rows <= 8 && cols >= 3 && cols <= 8;
+  const fits = (side: number): boolean => Number.isInteger(side) && side >= BOARD_LIMITS.minPageSize && side <= BOARD_LIMITS.maxSize;
+  return fits(rows) && fits(cols);
 }
 
 /** A number of tiles like "2048" (digits only, a power of two), else null. */
