@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { STRATEGY_NAMES, getStrategy, legalMoves } from '../engine/index';
+import { getStrategy, legalMoves } from '../engine/index';
 import type { Direction, SearchOptions, StrategyName } from '../engine/index';
 import { ParsedArgs, UsageError, parseCommandLine, runCli } from './args';
 import { runGamesInWorkers } from './bench-pool';
@@ -13,7 +13,7 @@ import type { BenchProgress } from './bench-pool';
 import type { GameSettings } from './game';
 import { PositionsFormatError, compareWithReference, parsePositionsTsv } from './positions';
 import type { ReferencePosition, SearchedPosition } from './positions';
-import { SEARCH_OPTION_SPECS, describeSearchOptions, searchOptionsFrom } from './search-options';
+import { SEARCH_OPTION_SPECS, SIZE_RANGE, describeSearchOptions, searchOptionsFrom, strategyChoices } from './search-options';
 import { REACH_TILES, median, summarizeBench } from './stats';
 import type { BenchSummary } from './stats';
 import { formatNumber, formatPercent, formatTable } from './table';
@@ -35,7 +35,8 @@ expectimax-positions.tsv) with the reference expectimax, one root move at a time
 compares best moves, move values and move-execution counts with the file.
 
 Options:
-  --strategy S   ${STRATEGY_NAMES.join(' | ')} (default expectimax)
+  --strategy S   ${strategyChoices()}
+                 (default expectimax)
   --games N      games to play (default 10)         --seed K     base seed (default 1)
   --jobs J       worker threads (default ${availableParallelism()})         --target TILE  stop a game at this tile
   --depth D      search depth                        --time-ms T  think time per move
@@ -133,9 +134,9 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
   const seed = args.int('seed', { min: 0, max: 0xffffffff }, 1) as number;
   const jobs = args.int('jobs', { min: 1, max: 256 }, availableParallelism()) as number;
   const runs = args.int('runs', { min: 1, max: 1000 }, 1) as number;
-  const size = args.int('size', { min: 3, max: 8 }, 4) as number;
+  const size = args.int('size', SIZE_RANGE, 4) as number;
   const target = parseTarget(args);
-  const options = searchOptionsFrom(args);
+  const options = searchOptionsFrom(args, strategy);
   const settings: GameSettings = { strategy, options, target, rows: size, cols: size };
   const json = args.flag('json');
 

@@ -16,4 +16,4 @@ export {
   validateGrid,
 } from './grid';
 export { mergeChoices } from './merge';
-export { STRATEGIES, getStrategy } from './strategies/index';
+export { STRATEGIES, describeStrategy, getStrategy } from './strategies/index';

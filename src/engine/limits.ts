@@ -6,10 +6,10 @@ export const BOARD_LIMITS = {
   minSize: 2,
   maxSize: 8,
   /**
-   * Smallest side an adapter takes for a board on a page: a 2×2 "board" on a page is far more likely
-   * to be something else (a 2×2 grid of buttons), so detection starts at 3×3.
+   * Smallest side the autopilot plays, on a page (adapters) or in the CLI: a 2×2 "board" on a page is
+   * far more likely something else (a 2×2 grid of buttons), and a 2×2 game ends in a few moves.
    */
-  minPageSize: 3,
+  minPlayedSize: 3,
   /** Largest tile value: boards larger than 4×4 can hold tiles above 32768. */
   maxTile: 1 << 17,
 } as const;

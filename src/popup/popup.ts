@@ -5,7 +5,7 @@
  * The tab is `?tabId=N` when given (tests, a popup opened in its own window), else the active tab of the
  * last focused window. The popup talks to the background only through the typed protocol.
  */
-import { STRATEGY_NAMES } from '../engine/types';
+import { STRATEGIES } from '../engine/strategies/index';
 import type { MoveChoice } from '../engine/types';
 import { RunStatusSchema, send } from '../shared/messages';
 import type { Command, GameRecord, RunStatus } from '../shared/messages';
@@ -13,8 +13,6 @@ import { DEFAULT_SETTINGS, SETTINGS_STORAGE_KEY, normalizeSettings } from '../sh
 import type { Settings } from '../shared/settings';
 import { GAMES_STORAGE_KEY, readGames, statusKey } from '../background/logic';
 import {
-  DEPTH_STRATEGIES,
-  STRATEGY_LABELS,
   buttonStates,
   exportFileName,
   gameStats,
@@ -23,6 +21,7 @@ import {
   originPattern,
   siteText,
   stateView,
+  settingsFields,
   statCells,
   tabIdFromSearch,
   shortcutKeys,
@@ -53,6 +52,7 @@ const ui = {
   values: byId('values'),
   note: byId('note'),
   strategy: byId<HTMLSelectElement>('strategy'),
+  thinkField: byId('think-field'),
   think: byId<HTMLInputElement>('think'),
   pause: byId<HTMLInputElement>('pause'),
   depthField: byId('depth-field'),
@@ -170,8 +170,10 @@ function renderSettings(): void {
   ui.depth.value = settings.depth === null ? '' : String(settings.depth);
   ui.playouts.value = String(settings.playouts);
   ui.at2048.value = settings.continueAfterWin ? 'keep' : 'stop';
-  ui.depthField.hidden = !DEPTH_STRATEGIES.includes(settings.strategy);
-  ui.playoutsField.hidden = settings.strategy !== 'montecarlo';
+  const fields = settingsFields(settings.strategy);
+  ui.thinkField.hidden = !fields.think;
+  ui.depthField.hidden = !fields.depth;
+  ui.playoutsField.hidden = !fields.playouts;
 }
 
 function renderGames(games: readonly GameRecord[]): void {
@@ -235,10 +237,11 @@ async function saveSettings(change: Partial<Settings>): Promise<void> {
 
 function wireSettings(): void {
   ui.strategy.replaceChildren(
-    ...STRATEGY_NAMES.map((name) => {
+    ...STRATEGIES.map((strategy) => {
       const option = document.createElement('option');
-      option.value = name;
-      option.textContent = STRATEGY_LABELS[name];
+      option.value = strategy.name;
+      option.textContent = strategy.label;
+      option.title = strategy.description;
       return option;
     }),
   );

@@ -33,7 +33,7 @@ export function sameGrid(a: Grid, b: Grid): boolean {
 }
 
 export function isBoardSize(rows: number, cols: number): boolean {
-  const fits = (side: number): boolean => Number.isInteger(side) && side >= BOARD_LIMITS.minPageSize && side <= BOARD_LIMITS.maxSize;
+  const fits = (side: number): boolean => Number.isInteger(side) && side >= BOARD_LIMITS.minPlayedSize && side <= BOARD_LIMITS.maxSize;
   return fits(rows) && fits(cols);
 }
 

@@ -184,7 +184,10 @@ async function chooseMove(grid: Grid, options?: SearchOptions, signal?: AbortSig
 
 export const montecarlo: Strategy = {
   name: 'montecarlo',
-  label: 'Monte-Carlo',
+  label: 'Monte-Carlo playouts',
   description: 'Plays many random games after each move and picks the move whose games score best on average.',
+  /** The playouts are its work; a time budget only cuts them short. */
+  takes: ['playouts', 'timeMs'],
+  split: 'playouts',
   chooseMove,
 };
