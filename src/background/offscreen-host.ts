@@ -6,7 +6,7 @@
 import { DeliveryError, send } from '../shared/messages';
 import type { SolverHost } from '../solver/host';
 
-export const OFFSCREEN_PATH = 'src/offscreen/offscreen.html';
+const OFFSCREEN_PATH = 'src/offscreen/offscreen.html';
 
 let creating: Promise<void> | null = null;
 

@@ -6,7 +6,7 @@
 import { listen } from '../shared/messages';
 import { createWorkerPool } from '../solver/worker-pool';
 
-export const OFFSCREEN_IDLE_CLOSE_MS = 60_000;
+const OFFSCREEN_IDLE_CLOSE_MS = 60_000;
 
 const pool = createWorkerPool();
 

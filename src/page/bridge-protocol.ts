@@ -8,7 +8,7 @@
  *   script removes as it starts.
  * - Every message is validated with the schemas below on arrival and must carry the nonce; anything else
  *   is dropped. The only things the page side can ask for are: press an arrow key, and (on a page with a
- *   play2048.co-style game module) read that game's state, call its move / continueAfterWin / reset.
+ *   play2048.co-style game module) read that game's state, call its move / continueAfterWin.
  *   A hostile page can at worst feed the autopilot a wrong board of its own game.
  */
 import { z } from 'zod';
@@ -44,7 +44,6 @@ export const PageRequestSchema = z.discriminatedUnion('type', [
   z.object({ nonce: NonceSchema, id: z.number().int().min(0), type: z.literal('store/snapshot') }),
   z.object({ nonce: NonceSchema, id: z.number().int().min(0), type: z.literal('store/move'), payload: z.object({ direction: DirectionSchema }) }),
   z.object({ nonce: NonceSchema, id: z.number().int().min(0), type: z.literal('store/continue') }),
-  z.object({ nonce: NonceSchema, id: z.number().int().min(0), type: z.literal('store/reset') }),
 ]);
 export type PageRequest = z.infer<typeof PageRequestSchema>;
 export type PageRequestType = PageRequest['type'];
@@ -55,7 +54,6 @@ export const PAGE_REQUEST_TYPES: readonly PageRequestType[] = [
   'store/snapshot',
   'store/move',
   'store/continue',
-  'store/reset',
 ];
 
 const TILE_MAX = BOARD_LIMITS.maxTile;
@@ -79,7 +77,6 @@ export const ContentMessageSchema = z.union([
   z.object({ nonce: NonceSchema, kind: z.literal('push'), type: z.literal('store/state'), payload: StoreSnapshotSchema }),
   z.object({ nonce: NonceSchema, kind: z.literal('push'), type: z.literal('ready'), payload: z.object({ agent: z.number() }) }),
 ]);
-export type ContentMessage = z.infer<typeof ContentMessageSchema>;
 
 /** Result of `store/find`. */
 export const StoreFindResultSchema = z.object({ found: z.boolean(), snapshot: StoreSnapshotSchema.nullable() });

@@ -177,8 +177,6 @@ export type Message = { [K in MessageKind]: MessageOf<K> }[MessageKind];
 /** The kinds a context answers. */
 export type KindOf<C extends Context> = { [K in MessageKind]: Protocol[K]['to'] extends C ? K : never }[MessageKind];
 
-/** A reply on the wire. */
-export type WireReply<K extends MessageKind> = ({ ok: true } & ReplyOf<K>) | ErrorReply;
 export interface ErrorReply {
   ok: false;
   error: string;

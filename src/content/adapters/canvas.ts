@@ -218,10 +218,6 @@ export class CanvasAdapter implements Adapter {
   async continueAfterWin(): Promise<boolean> {
     return false;
   }
-
-  async newGame(): Promise<void> {
-    // A canvas page's controls are unknown.
-  }
 }
 
 export const canvasAdapter: AdapterFactory = {

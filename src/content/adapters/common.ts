@@ -37,15 +37,6 @@ export function isBoardSize(rows: number, cols: number): boolean {
   return fits(rows) && fits(cols);
 }
 
-/** A number of tiles like "2048" (digits only, a power of two), else null. */
-export function tileFromText(text: string | null | undefined): number | null {
-  if (!text) return null;
-  const t = text.trim();
-  if (!/^\d{1,6}$/.test(t)) return null;
-  const v = Number(t);
-  return isTileValue(v) ? v : null;
-}
-
 /** The first number in a text ("1 234", "Score 1234" → 1234), or null. */
 export function numberFromText(text: string | null | undefined): number | null {
   if (!text) return null;

@@ -68,7 +68,6 @@ class FakeGame implements Adapter {
     this.status = 'playing';
     return true;
   }
-  async newGame(): Promise<void> {}
 }
 
 const ORDER: readonly Direction[] = ['down', 'right', 'up', 'left'];
