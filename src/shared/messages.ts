@@ -177,10 +177,11 @@ export type Message = { [K in MessageKind]: MessageOf<K> }[MessageKind];
 /** The kinds a context answers. */
 export type KindOf<C extends Context> = { [K in MessageKind]: Protocol[K]['to'] extends C ? K : never }[MessageKind];
 
-export interface ErrorReply {
-  ok: false;
-  error: string;
-}
+// A reply on the wire: `{ok: true, ...reply}` or `{ok: false, error}`.
+const ErrorReplySchema = z.object({ ok: z.literal(false), error: z.string() });
+const OkReplySchema = z.object({ ok: z.literal(true) });
+/** The answer of a receiver that failed: its error, in words. */
+export type ErrorReply = z.infer<typeof ErrorReplySchema>;
 
 /** A message that does not fit the protocol (unknown kind, wrong shape). */
 export class ProtocolError extends Error {
@@ -203,6 +204,11 @@ export class DeliveryError extends Error {
   }
 }
 
+/** The `kind` field of anything (undefined when there is none). */
+function kindOf(data: unknown): unknown {
+  return typeof data === 'object' && data !== null && 'kind' in data ? data.kind : undefined;
+}
+
 function isKind(kind: unknown): kind is MessageKind {
   return typeof kind === 'string' && Object.hasOwn(PROTOCOL, kind);
 }
@@ -216,7 +222,7 @@ function describeIssue(what: string, error: z.ZodError): string {
 /** Parse an incoming message; throws a ProtocolError naming the first problem. */
 export function parseMessage(data: unknown): Message {
   if (typeof data !== 'object' || data === null) throw new ProtocolError('Malformed message: not an object');
-  const kind: unknown = (data as { kind?: unknown }).kind;
+  const kind = kindOf(data);
   if (!isKind(kind)) throw new ProtocolError(`Malformed message at kind: unknown kind ${JSON.stringify(kind) ?? 'undefined'}`);
   const result = PROTOCOL[kind].request.safeParse(data);
   if (!result.success) throw new ProtocolError(describeIssue('Malformed message', result.error));
@@ -227,13 +233,9 @@ export function parseMessage(data: unknown): Message {
 export function parseReply<K extends MessageKind>(kind: K, raw: unknown): ReplyOf<K> {
   // No answer at all: the receiver went away before it answered (a service worker restart, a closed document).
   if (raw === undefined) throw new DeliveryError(`No answer to ${kind} (the receiver went away)`, true);
-  if (typeof raw === 'object' && raw !== null && (raw as { ok?: unknown }).ok === false) {
-    const error: unknown = (raw as { error?: unknown }).error;
-    throw new DeliveryError(typeof error === 'string' ? error : 'unknown error', false, true);
-  }
-  if (typeof raw !== 'object' || raw === null || (raw as { ok?: unknown }).ok !== true) {
-    throw new DeliveryError(`The answer to ${kind} was not understood`, false);
-  }
+  const failed = ErrorReplySchema.safeParse(raw);
+  if (failed.success) throw new DeliveryError(failed.data.error, false, true);
+  if (!OkReplySchema.safeParse(raw).success) throw new DeliveryError(`The answer to ${kind} was not understood`, false);
   // The schema of PROTOCOL[kind] is the one ReplyOf<K> is inferred from (TypeScript cannot follow the index).
   const schema = PROTOCOL[kind].reply as unknown as z.ZodType<ReplyOf<K>>;
   const result = schema.safeParse(raw);
@@ -297,7 +299,7 @@ export function dispatch<C extends Context>(
   own: { readonly id: string; readonly origin: string },
 ): Promise<{ ok: true } | ErrorReply> | null {
   if (sender.id !== own.id) return null;
-  const kind: unknown = typeof data === 'object' && data !== null ? (data as { kind?: unknown }).kind : undefined;
+  const kind = kindOf(data);
   if (!isKind(kind) || PROTOCOL[kind].to !== context) return null;
   if (!senderFits(PROTOCOL[kind].from, sender, own.id, own.origin)) {
     return Promise.resolve(errorReply(new Error(`Refused: ${kind} is not accepted from this sender`)));

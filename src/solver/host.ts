@@ -20,7 +20,7 @@ export interface SolverHost {
 }
 
 /** A host that runs searches on a pool in this very context. */
-export function localSolverHost(pool: SolverPool): SolverHost {
+export function localSolverHost(pool: Pick<SolverPool, 'solve' | 'cancel'>): SolverHost {
   return {
     solve: (request) => pool.solve(request),
     cancel: (requestId, channel) => {
