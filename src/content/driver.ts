@@ -11,7 +11,7 @@
  * a board.
  */
 import { applyMove, isSuccessor, legalMoves, maxTile } from '../engine/index';
-import type { Direction, Grid, MoveChoice, MoveValues, SearchOptions } from '../engine/types';
+import type { Grid, MoveChoice, MoveValues, SearchOptions } from '../engine/types';
 import { createSend, initialStatus } from '../shared/messages';
 import type { Command, GameRecord, ReplyOf, RunState, RunStatus, Send, Transport } from '../shared/messages';
 import type { Settings } from '../shared/settings';
@@ -20,6 +20,7 @@ import { BoardAccess } from './board-access';
 import { DriverError, Interrupted } from './errors';
 import { GameTally } from './game-tally';
 import { Pauses } from './pause';
+import { sendMove } from './move-sender';
 import { SolverClient } from './solver-client';
 import { watchTakeover } from './takeover';
 
@@ -298,36 +299,17 @@ export class Driver {
   // ------------------------------------------------------------------ one move
 
   private async playOne(): Promise<Outcome> {
-    let adapter = await this.board.ensureAdapter();
-    let reading: BoardReading;
-    try {
-      reading = this.board.read(adapter);
-    } catch (err) {
-      // The page may have changed shape (a new game, a re-render, tiles in flight): detect again, once.
-      if (!(err instanceof DriverError)) throw err;
-      await this.pauses.sleep(60);
-      adapter = await this.board.ensureAdapter();
-      reading = this.board.read(adapter);
-    }
-
-    // End states first.
-    if (reading.status === 'won') {
-      if (!this.settings.continueAfterWin) return this.finishGame('won', reading, 'You reached 2048: stopped (keep playing is off)');
-      const continued = await adapter.continueAfterWin();
-      if (continued) reading = this.board.read(adapter);
-      if (!continued || reading.status === 'won') {
-        return this.finishGame('won', reading, 'You reached 2048: this page offers no way to keep playing');
-      }
-    }
-    if (reading.status === 'over' || legalMoves(reading.grid).length === 0) return this.finishGame('over', reading, 'Game over');
-    if (reading.status === 'unknown') {
-      this.setStatus({ state: 'paused', running: false, message: `Paused — ${reading.note ?? 'the game is in a state the autopilot does not know'}` });
-      return 'paused';
-    }
+    // 1. The board, and whether the game goes on.
+    const read = await this.readForMove();
+    const adapter = read.adapter;
+    const reading = await this.pastTheWin(adapter, read.reading);
+    if (typeof reading === 'string') return reading;
+    const end = this.endOfGame(reading);
+    if (end) return end;
     const early = this.interrupted();
     if (early) return early;
 
-    // One status message per move is enough while playing: report 'thinking' here only when it is news.
+    // 2. The solver's move. One status message per move is enough while playing: 'thinking' only when news.
     this.setStatus(
       { state: 'thinking', adapter: adapter.name, board: wire(reading.grid), bestTile: maxTile(reading.grid), score: reading.score ?? this.status.score },
       this.lastSentState !== 'thinking',
@@ -343,12 +325,19 @@ export class Driver {
     if (late) return late;
     if (choice.move === null) return this.finishGame('over', reading, 'Game over');
 
+    // 3. The move on the page, until the page has drawn it.
     const move = choice.move;
     const before = reading.grid;
     this.setStatus({ state: 'moving', values: choice.values, depth: choice.depth }, false);
-    const after = await this.playMove(adapter, before, move);
+    const after = await sendMove(adapter, before, move, {
+      ...this.timing,
+      sleep: (ms) => this.pauses.sleep(ms),
+      interrupted: () => this.interrupted() !== null,
+      tryRead: (a) => this.board.tryRead(a),
+    });
     if (after === null) return this.interrupted() ?? 'stopped';
 
+    // 4. Count it (a board that is not one move later is a desync: go on from what the page shows) and report.
     const desynced = !isSuccessor(before, after.grid, move);
     this.game.count(applyMove(before, move).score, desynced);
     this.status.moves += 1;
@@ -368,29 +357,38 @@ export class Driver {
     return 'moved';
   }
 
-  /** Send the move and wait for the page; re-send (with backoff) when ignored. Null when interrupted first. */
-  private async playMove(adapter: Adapter, before: Grid, move: Direction): Promise<BoardReading | null> {
-    const attempts = this.timing.retryBackoffMs.length + 1;
-    for (let attempt = 0; attempt < attempts; attempt++) {
-      if (attempt > 0) {
-        await this.pauses.sleep(this.timing.retryBackoffMs[attempt - 1]);
-        // The page may have changed meanwhile (a late move, an overlay): look before pressing again.
-        const fresh = this.board.tryRead(adapter);
-        if (fresh && (fresh.grid.rows !== before.rows || fresh.grid.cols !== before.cols || fresh.grid.cells.some((v, i) => v !== before.cells[i]))) {
-          return fresh;
-        }
-        if (fresh && fresh.status !== 'playing') return fresh;
-      }
-      if (this.pauseRequested || (this.stopRequested && attempt > 0)) return null;
-      if (this.stopRequested) return null;
-      await adapter.sendMove(move);
-      const result = await adapter.settled(before, this.timing.settleTimeoutMs, move);
-      if (result.kind === 'changed') return result.reading;
-      if (this.pauseRequested || this.stopRequested) return null;
+  /** The adapter and its board; a failed read re-detects once (the page may have changed shape). */
+  private async readForMove(): Promise<{ adapter: Adapter; reading: BoardReading }> {
+    const adapter = await this.board.ensureAdapter();
+    try {
+      return { adapter, reading: this.board.read(adapter) };
+    } catch (err) {
+      // A new game, a re-render, tiles in flight: look again after a moment.
+      if (!(err instanceof DriverError)) throw err;
+      await this.pauses.sleep(60);
+      const again = await this.board.ensureAdapter();
+      return { adapter: again, reading: this.board.read(again) };
     }
-    throw new DriverError(
-      `The page ignored the move ${move} (sent ${attempts} times, the board did not change): it may not accept synthetic keys, or an overlay blocks it`,
-    );
+  }
+
+  /** At 2048: keep playing (the board after the page's "keep going"), or end the run when that is off or impossible. */
+  private async pastTheWin(adapter: Adapter, reading: BoardReading): Promise<BoardReading | Outcome> {
+    if (reading.status !== 'won') return reading;
+    if (!this.settings.continueAfterWin) return this.finishGame('won', reading, 'You reached 2048: stopped (keep playing is off)');
+    const continued = await adapter.continueAfterWin();
+    const after = continued ? this.board.read(adapter) : reading;
+    if (!continued || after.status === 'won') return this.finishGame('won', after, 'You reached 2048: this page offers no way to keep playing');
+    return after;
+  }
+
+  /** A lost game, or one in a state the autopilot does not know, ends the run here (null: play on). */
+  private endOfGame(reading: BoardReading): Outcome | null {
+    if (reading.status === 'over' || legalMoves(reading.grid).length === 0) return this.finishGame('over', reading, 'Game over');
+    if (reading.status === 'unknown') {
+      this.setStatus({ state: 'paused', running: false, message: `Paused — ${reading.note ?? 'the game is in a state the autopilot does not know'}` });
+      return 'paused';
+    }
+    return null;
   }
 
   private finishGame(outcome: 'over' | 'won', reading: BoardReading, message: string): Outcome {
