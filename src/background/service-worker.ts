@@ -221,5 +221,7 @@ chrome.commands.onCommand.addListener((command, tab) => {
     if (tabId === undefined) return;
     if (command === 'toggle-solve') await runCommand(tabId, toggleCommand(await loadStatus(tabId)));
     else if (command === 'step') await runCommand(tabId, 'step');
-  })();
+  })().catch(() => {
+    // A shortcut has no one to answer: a failure shows in the tab's stored status (the popup and the badge).
+  });
 });
