@@ -16,6 +16,18 @@ import { crx } from '@crxjs/vite-plugin';
 import type { ManifestV3Export } from '@crxjs/vite-plugin';
 import manifest from './manifest.json';
 
+/**
+ * `vite build --mode e2e` (npm run build:e2e) writes dist-e2e/: the same extension plus host access to the
+ * loopback addresses the end-to-end tests, the demo and the overhead benchmark serve their pages on.
+ * The store build (dist/, release/*.zip) never carries them.
+ */
+export const TEST_HOSTS = ['http://127.0.0.1/*', 'http://localhost/*'];
+
+function manifestFor(mode: string): ManifestV3Export {
+  if (mode !== 'e2e') return manifest as ManifestV3Export;
+  return { ...manifest, host_permissions: [...(manifest.host_permissions ?? []), ...TEST_HOSTS] } as ManifestV3Export;
+}
+
 const INJECTED_SCRIPTS = ['src/content/index.ts', 'src/page/main-world.ts'];
 
 /**
@@ -45,16 +57,16 @@ function keepInjectedScriptsPrivate(): Plugin {
   };
 }
 
-export default defineConfig({
+export default defineConfig(({ mode }) => ({
   plugins: [
     crx({
-      manifest: manifest as ManifestV3Export,
+      manifest: manifestFor(mode),
       contentScripts: { standaloneFiles: INJECTED_SCRIPTS },
     }),
     keepInjectedScriptsPrivate(),
   ],
   build: {
-    outDir: 'dist',
+    outDir: mode === 'e2e' ? 'dist-e2e' : 'dist',
     emptyOutDir: true,
     target: 'chrome116',
     sourcemap: false,
@@ -68,4 +80,4 @@ export default defineConfig({
     format: 'es',
   },
   server: { port: 5173, strictPort: true, hmr: { port: 5173 } },
-});
+}));

