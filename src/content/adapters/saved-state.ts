@@ -78,7 +78,11 @@ export class SavedStateAdapter implements Adapter {
     }
     if (!reading) return 0;
     // Only with the classic board on the page: a stale entry of another game must not steer keys.
-    if (classicTiles(this.context.document).length === 0) return 0;
+    try {
+      if (classicTiles(this.context.document).length === 0) return 0;
+    } catch {
+      return 0; // not a classic board (e.g. far too many tiles)
+    }
     return 0.9;
   }
 
