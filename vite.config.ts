@@ -2,9 +2,10 @@
  * Build of the extension (vite + @crxjs/vite-plugin): dist/ is the unpacked extension.
  *
  * - The manifest is the plain manifest.json.
- * - The content script and the MAIN-world script are injected on demand by the background
- *   (chrome.scripting.executeScript({files})); the background imports them with `?script`, and
- *   `standaloneFiles` makes each one self-contained classic script (IIFE, no imports).
+ * - The content script is injected on demand by the background (chrome.scripting.executeScript({files}));
+ *   the background imports it with `?script`, and `standaloneFiles` makes it one self-contained classic
+ *   script (IIFE, no imports). The main-world agent is no file: a function injected with its arguments
+ *   (src/background/inject.ts).
  * - The offscreen document is not named in the manifest: it is an extra build input. Its solver workers
  *   are ES-module workers (`new Worker(new URL(...), {type: 'module'})`).
  */
@@ -28,7 +29,8 @@ function manifestFor(mode: string): ManifestV3Export {
   return { ...manifest, host_permissions: [...(manifest.host_permissions ?? []), ...TEST_HOSTS] } as ManifestV3Export;
 }
 
-const INJECTED_SCRIPTS = ['src/content/index.ts', 'src/page/main-world.ts'];
+// The main-world agent is not a file: it is a function injected with its arguments (src/background/inject.ts).
+const INJECTED_SCRIPTS = ['src/content/index.ts'];
 
 /**
  * crxjs lists `?script` files as web-accessible to every http(s) page. chrome.scripting.executeScript

@@ -5,7 +5,6 @@
  * handles the keyboard commands.
  */
 import contentScriptFile from '../content/index.ts?script';
-import mainWorldScriptFile from '../page/main-world.ts?script';
 import { DeliveryError, listen, send } from '../shared/messages';
 import type { Command, GameRecord, ReplyOf, RequestOf, RunStatus, SenderInfo } from '../shared/messages';
 import { SETTINGS_STORAGE_KEY, normalizeSettings } from '../shared/settings';
@@ -26,6 +25,7 @@ import {
 import type { PageEnd } from './logic';
 import type { SolverHost } from '../solver/host';
 import { offscreenSolverHost } from './offscreen-host';
+import { injectAutopilot } from './inject';
 
 const solverHost: SolverHost = offscreenSolverHost;
 
@@ -86,12 +86,11 @@ async function tabUrl(tabId: number): Promise<string | undefined> {
   }
 }
 
-/** Inject the content script, then the main-world script, unless a ping says they are there already. */
+/** Inject the content script and the main-world agent (./inject), unless a ping says they are there already. */
 async function ensureContentScript(tabId: number): Promise<void> {
   if (await pingContent(tabId)) return;
   try {
-    await chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, files: [contentScriptFile] });
-    await chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, files: [mainWorldScriptFile], world: 'MAIN' });
+    await injectAutopilot(tabId, contentScriptFile);
   } catch (err) {
     throw new Error(injectionErrorMessage(err, await tabUrl(tabId)));
   }

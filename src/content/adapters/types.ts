@@ -35,7 +35,7 @@ export interface AdapterContext {
   readonly bridge?: PageBridge;
 }
 
-/** Request/response channel to the main-world script (src/page/), nonce-checked on both sides. */
+/** Request/response channel to the main-world agent (src/page/main-world.ts); replies are HMAC-checked. */
 export interface PageBridge {
   request<T = unknown>(type: string, payload?: unknown, timeoutMs?: number): Promise<T>;
   /** Subscribe to pushes from the main world (e.g. a game store's state); returns an unsubscribe. */
