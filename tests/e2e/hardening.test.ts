@@ -46,7 +46,8 @@ async function traces(page: Page): Promise<PageTraces> {
     elements: document.getElementsByTagName('*').length,
     entries: performance
       .getEntries()
-      .filter((e) => e.entryType !== 'resource' && e.entryType !== 'navigation' && e.entryType !== 'paint')
+      // Entries a script can write (User Timing); the browser's own (resource, paint, long frames) are not ours.
+      .filter((e) => e.entryType === 'mark' || e.entryType === 'measure')
       .map((e) => `${e.entryType}:${e.name}`),
   }));
 }
@@ -88,21 +89,22 @@ describe('the bridge and the page', () => {
     await clickButton(popup, 'Stop');
     const rest = await session.waitForRest(game.tabId);
 
-    // The keys went through the injection calls: a secret (43 characters) and a channel name.
-    const args = await injectionArgs();
-    const secret = args.find((a) => /^[A-Za-z0-9_-]{43}$/.test(a));
-    expect(secret, `injection args: ${args.length}`).toBeDefined();
     const hostile = await game.page.evaluate(() => {
       const h = (window as unknown as { __hostile: { seen: string[]; mutations: string[]; callerArgs: string[]; channels: Record<string, boolean>; forged: number; observed: number } }).__hostile;
       return { seen: h.seen, mutations: h.mutations, callerArgs: h.callerArgs, channels: Object.keys(h.channels), forged: h.forged, observed: h.observed };
     });
+    // Nothing was written on <html> (where the nonce used to wait for the second injection).
+    expect(hostile.mutations.filter((m) => m.startsWith('HTML @'))).toEqual([]);
+    // The keys went through the injection calls: a secret (43 characters) and a channel name.
+    const args = await injectionArgs();
+    const secret = args.find((a) => /^[A-Za-z0-9_-]{43}$/.test(a));
+    expect(secret, `injection args: ${args.length}`).toBeDefined();
     // The page did see the autopilot's traffic (its hooks work) and forged boards on it ...
     expect(hostile.observed).toBeGreaterThan(10);
     expect(hostile.forged).toBeGreaterThan(10);
     // ... but never the secret: not in a call, not in the DOM, not through a caller's arguments.
     const everything = [...hostile.seen, ...hostile.mutations, ...hostile.callerArgs].join('\n');
     expect(everything.includes(secret as string)).toBe(false);
-    expect(hostile.mutations.filter((m) => m.startsWith('HTML @'))).toEqual([]);
     expect(hostile.callerArgs).toEqual([]);
     // No forged board was taken: no desync, and the autopilot's board is the game's own board.
     expect(rest.desyncs).toBe(0);
