@@ -14,14 +14,16 @@ useE2ESession((started) => {
 /** Record the `args` of every chrome.scripting.executeScript call the service worker makes from now on. */
 async function recordInjections(): Promise<void> {
   await session.inExtension(() => {
-    const scope = self as unknown as { __e2eInjectionArgs?: unknown[][]; __e2eWrapped?: boolean };
+    const scope = self as unknown as { __e2eInjectionArgs?: unknown[][]; __e2eMainWorld?: string[]; __e2eWrapped?: boolean };
     scope.__e2eInjectionArgs = [];
+    scope.__e2eMainWorld = [];
     if (scope.__e2eWrapped) return;
     scope.__e2eWrapped = true;
     const original = chrome.scripting.executeScript.bind(chrome.scripting);
     (chrome.scripting as unknown as { executeScript: unknown }).executeScript = (injection: chrome.scripting.ScriptInjection<unknown[], unknown>) => {
-      const args = (injection as { args?: unknown[] }).args;
+      const { args, func, files, world } = injection as { args?: unknown[]; func?: unknown; files?: string[]; world?: string };
       if (args) scope.__e2eInjectionArgs?.push(args);
+      if (world === 'MAIN') scope.__e2eMainWorld?.push(func ? String(func) : `files: ${String(files)}`);
       return original(injection);
     };
   }, null);
@@ -95,6 +97,13 @@ describe('the bridge and the page', () => {
     });
     // Nothing was written on <html> (where the nonce used to wait for the second injection).
     expect(hostile.mutations.filter((m) => m.startsWith('HTML @'))).toEqual([]);
+    // What runs in the main world, as built: one function, no zod in it.
+    const mainWorld = await session.inExtension(() => (self as unknown as { __e2eMainWorld?: string[] }).__e2eMainWorld ?? [], null);
+    expect(mainWorld.length).toBeGreaterThan(0);
+    for (const source of mainWorld) {
+      expect(source).not.toMatch(/^files:/);
+      expect(source).not.toMatch(/zod/i);
+    }
     // The keys went through the injection calls: a secret (43 characters) and a channel name.
     const args = await injectionArgs();
     const secret = args.find((a) => /^[A-Za-z0-9_-]{43}$/.test(a));

@@ -48,6 +48,12 @@ describe('the store package', () => {
   });
 });
 
+describe('the main world', () => {
+  it('has no file of its own in the builds (the agent is a function injected with its arguments)', () => {
+    for (const dir of ['dist', 'dist-e2e']) expect(existsSync(join(REPO_ROOT, dir, 'src/page/main-world.js'))).toBe(false);
+  });
+});
+
 describe('the test build', () => {
   it('dist-e2e/ is the store extension plus the loopback hosts', () => {
     const store = manifestOf('dist');
