@@ -13,6 +13,7 @@ import type { BenchProgress } from './bench-pool';
 import type { GameSettings } from './game';
 import { PositionsFormatError, compareWithReference, parsePositionsTsv } from './positions';
 import type { ReferencePosition, SearchedPosition } from './positions';
+import { ENGINE_OPTION_SPECS, engineFrom, useEngine } from './engine';
 import { SEARCH_OPTION_SPECS, describeSearchOptions, searchOptionsFrom } from './search-options';
 import { REACH_TILES, median, summarizeBench } from './stats';
 import type { BenchSummary } from './stats';
@@ -41,6 +42,7 @@ Options:
   --depth D      search depth                        --time-ms T  think time per move
   --playouts P   Monte-Carlo playouts per move      --runs R     repeat the bench R times (default 1)
   --size N       board size N x N (default 4)       --json       JSON summary as the last stdout line
+  --engine E     expectimax search core: wasm (default, WebAssembly) | ts (TypeScript)
   --positions F  reference positions file           --limit N    only the first N positions
   -h, --help     this help
 `;
@@ -52,6 +54,7 @@ const OPTIONS = {
   jobs: { type: 'string' },
   target: { type: 'string' },
   ...SEARCH_OPTION_SPECS,
+  ...ENGINE_OPTION_SPECS,
   runs: { type: 'string' },
   size: { type: 'string' },
   json: { type: 'boolean' },
@@ -136,7 +139,9 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
   const size = args.int('size', { min: 3, max: 8 }, 4) as number;
   const target = parseTarget(args);
   const options = searchOptionsFrom(args);
-  const settings: GameSettings = { strategy, options, target, rows: size, cols: size };
+  const engine = engineFrom(args);
+  await useEngine(engine);
+  const settings: GameSettings = { strategy, options, target, rows: size, cols: size, engine };
   const json = args.flag('json');
 
   process.stdout.write(
@@ -170,6 +175,7 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
       msPerMove,
       seconds,
       jobs: Math.min(jobs, games),
+      engine,
       options: { ...options, target: target ?? null, size },
       runs: perRun.map((r) => ({ seconds: r.seconds, msPerMove: r.summary.msPerMove, meanScore: r.summary.score.mean })),
     };
@@ -202,6 +208,8 @@ async function positionsBench(args: ParsedArgs): Promise<void> {
   const positions = limit === undefined ? all : all.slice(0, limit);
   const expectimax = getStrategy('expectimax');
   const json = args.flag('json');
+  const engine = engineFrom(args);
+  await useEngine(engine);
 
   let agree = 0;
   let maxRelError = 0;
@@ -242,7 +250,7 @@ async function positionsBench(args: ParsedArgs): Promise<void> {
   }
   const seconds = (performance.now() - started) / 1000;
   endProgress();
-  const lines: string[] = [`positions bench: ${file}, ${positions.length} positions, expectimax reference, 1 thread`];
+  const lines: string[] = [`positions bench: ${file}, ${positions.length} positions, expectimax reference, engine ${engine}, 1 thread`];
   if (mismatches.length > 0) {
     lines.push('', `positions that differ (${mismatches.length}${mismatches.length > 20 ? ', first 20 shown' : ''}):`);
     lines.push(
@@ -277,6 +285,8 @@ async function positionsBench(args: ParsedArgs): Promise<void> {
       moveExecutions,
       seconds,
       msPerDecision: (seconds * 1000) / positions.length,
+      executionsPerSecond: moveExecutions / seconds,
+      engine,
       referenceMoveExecutions: referenceExecutions,
       executionCountsMatched: executionsMatched,
       executionCountsCompared: executionsCompared,

@@ -1,6 +1,6 @@
 /** One game played by a strategy with the engine's rules: shared by `play` and the bench workers. */
 import { applyMove, createRng, getStrategy, isGameOver, legalMoves, maxTile, newGame, spawnRandomTile } from '../engine/index';
-import type { Direction, Grid, MoveChoice, SearchOptions, StrategyName } from '../engine/index';
+import type { Direction, Grid, MoveChoice, SearchEngine, SearchOptions, StrategyName } from '../engine/index';
 import { deriveSeed } from './seeds';
 import type { GameEnd, GameResult } from './stats';
 
@@ -12,6 +12,8 @@ export interface GameSettings {
   readonly target?: number;
   readonly rows?: number;
   readonly cols?: number;
+  /** The expectimax search core the bench workers install (default wasm). */
+  readonly engine?: SearchEngine;
 }
 
 export interface GameState {

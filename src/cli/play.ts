@@ -11,6 +11,7 @@ import { UsageError, parseCommandLine, runCli } from './args';
 import { formatBoard } from './board';
 import { playGame } from './game';
 import type { GameState } from './game';
+import { ENGINE_OPTION_SPECS, engineFrom, useEngine } from './engine';
 import { SEARCH_OPTION_SPECS, describeSearchOptions, searchOptionsFrom } from './search-options';
 import { formatNumber } from './table';
 
@@ -24,6 +25,7 @@ Options:
   --seed K       game seed, 0..4294967295 (default: from the clock, printed)
   --time-ms T    think time per move          --depth D     search depth
   --playouts P   Monte-Carlo playouts per move
+  --engine E     expectimax search core: wasm (default, WebAssembly) | ts (TypeScript)
   --size N       board N x N, 3..8 (default 4)
   --target TILE  stop when the best tile reaches TILE
   --every N      without a terminal: print the board every N moves (default 100)
@@ -34,6 +36,7 @@ const OPTIONS = {
   strategy: { type: 'string' },
   seed: { type: 'string' },
   ...SEARCH_OPTION_SPECS,
+  ...ENGINE_OPTION_SPECS,
   size: { type: 'string' },
   target: { type: 'string' },
   every: { type: 'string' },
@@ -67,6 +70,7 @@ class Screen {
 async function main(): Promise<void> {
   const args = parseCommandLine(process.argv.slice(2), OPTIONS);
   const strategy = args.strategy();
+  await useEngine(engineFrom(args));
   const seed = args.int('seed', { min: 0, max: 0xffffffff }, Date.now() % 0x100000000) as number;
   const size = args.int('size', { min: 3, max: 8 }, 4) as number;
   const every = args.int('every', { min: 1, max: 1_000_000 }, 100) as number;

@@ -17,3 +17,5 @@ export {
 } from './grid';
 export { mergeChoices } from './merge';
 export { STRATEGIES, getStrategy } from './strategies/index';
+export type { WasmCore } from './wasm/core';
+export { installWasmCore, instantiateWasmCore, instantiateWasmCoreAsync, wasmCore } from './wasm/core';

@@ -10,11 +10,13 @@
  *
  * The recursion uses module-level state and plain functions (no closures or objects per node).
  */
-import type { Grid, MoveChoice, MoveValues, SearchOptions, Strategy } from '../types';
+import type { Grid, MoveChoice, MoveValues, SearchEngine, SearchOptions, Strategy } from '../types';
 import * as bitboard from '../board';
 import * as rules from '../rules';
 import * as ttable from '../ttable';
 import { checkAbort, choice, deepen, intOption, now, prepare, timeBudget, valuesOf, yieldToEventLoop } from './common';
+import { wasmCore } from '../wasm/core';
+import type { WasmCore } from '../wasm/core';
 
 // Local bindings of the hot imports: some module loaders (tsx, vitest) turn every access to an imported
 // binding into a getter call, which costs more than the work in the inner loop.
@@ -369,6 +371,14 @@ interface Board {
   readonly lo: number;
   readonly hi: number;
   readonly ranks: Uint8Array;
+  /** The WebAssembly core searching this (4x4) board; null: the TypeScript search. */
+  readonly core: WasmCore | null;
+}
+
+/** Prepare the transposition table of the core that searches `board` (see ttable.ttConfigure). */
+function configureTable(board: Board, bits: number, exactMode: boolean): void {
+  if (board.core) board.core.ttConfigure(bits, exactMode);
+  else ttConfigure(bits, exactMode);
 }
 
 /** One search's own state, loaded into the module-level variables around each synchronous root search
@@ -389,18 +399,33 @@ function searchRoot(board: Board, dir: number, limit: number, context: SearchCon
   executions = 0;
   gRows = board.rows;
   gCols = board.cols;
+  if (board.core) {
+    const v = board.core.searchRoot(board.lo >>> 0, board.hi >>> 0, dir, limit, context.deadline, true);
+    context.executions += board.core.lastExecutions();
+    searchSignal = undefined;
+    return v;
+  }
   const value = board.bitboard ? root4(board.lo, board.hi, dir) : rootG(board.ranks, dir);
   context.executions += executions;
   searchSignal = undefined;
   return stopped ? NaN : value;
 }
 
-function boardOf(grid: Grid, ranks: Uint8Array, general = false): Board {
-  if (!general && fitsBitboard(grid)) {
+function boardOf(grid: Grid, ranks: Uint8Array, path: SearchPath = 'fast'): Board {
+  if (path !== 'general' && fitsBitboard(grid)) {
     fromGrid(grid);
-    return { rows: 4, cols: 4, bitboard: true, lo: OUT[0], hi: OUT[1], ranks };
+    const core = path === 'fast' ? wasmCore() : null;
+    return { rows: 4, cols: 4, bitboard: true, lo: OUT[0], hi: OUT[1], ranks, core };
   }
-  return { rows: grid.rows, cols: grid.cols, bitboard: false, lo: 0, hi: 0, ranks };
+  return { rows: grid.rows, cols: grid.cols, bitboard: false, lo: 0, hi: 0, ranks, core: null };
+}
+
+/** 'fast': the WebAssembly core when one is installed, else the TypeScript bitboard (4x4 boards);
+ *  'bitboard': the TypeScript bitboard; 'general': the rank-array search (any size). */
+export type SearchPath = 'fast' | 'bitboard' | 'general';
+
+function engineOf(board: Board): SearchEngine {
+  return board.core ? 'wasm' : 'ts';
 }
 
 /**
@@ -410,12 +435,12 @@ function boardOf(grid: Grid, ranks: Uint8Array, general = false): Board {
  */
 export function referenceSearch(
   grid: Grid,
-  path: 'fast' | 'general' = 'fast',
-): { values: number[]; executions: number[]; depthLimit: number } {
+  path: SearchPath = 'fast',
+): { values: number[]; executions: number[]; depthLimit: number; engine: SearchEngine } {
   const { ranks } = prepare(grid, undefined, undefined);
-  const board = boardOf(grid, ranks, path === 'general');
+  const board = boardOf(grid, ranks, path);
   const limit = referenceDepth(ranks);
-  ttConfigure(REFERENCE_TT_LOG2, true);
+  configureTable(board, REFERENCE_TT_LOG2, true);
   const values: number[] = [];
   const counts: number[] = [];
   for (let dir = 0; dir < 4; dir++) {
@@ -423,14 +448,15 @@ export function referenceSearch(
     values.push(searchRoot(board, dir, limit, context));
     counts.push(context.executions);
   }
-  return { values, executions: counts, depthLimit: limit };
+  return { values, executions: counts, depthLimit: limit, engine: engineOf(board) };
 }
 
 async function chooseMove(grid: Grid, options?: SearchOptions, signal?: AbortSignal): Promise<MoveChoice> {
   const started = now();
   const { ranks, roots } = prepare(grid, options, signal);
-  if (roots.length === 0) return choice('expectimax', {}, { depth: 0, nodes: 0, started });
   const board = boardOf(grid, ranks);
+  const engine = engineOf(board);
+  if (roots.length === 0) return choice('expectimax', {}, { depth: 0, nodes: 0, started, engine });
   const context: SearchContext = { deadline: Infinity, signal, executions: 0 };
 
   // Reference or fixed depth: one search, no deadline. Kept apart from deepen() on purpose: the reference
@@ -440,13 +466,13 @@ async function chooseMove(grid: Grid, options?: SearchOptions, signal?: AbortSig
     const limit = options.reference ? referenceDepthForSize(ranks) : intOption(options.depth, 3, 1, MAX_DEPTH);
     for (let i = 0; i < roots.length; i++) {
       if (i > 0) await yieldToEventLoop(signal);
-      if (options.reference) ttConfigure(Math.max(REFERENCE_TT_LOG2, options.ttSizeLog2 ?? 0), true);
-      else ttConfigure(options.ttSizeLog2 ?? DEFAULT_TT_LOG2, false);
+      if (options.reference) configureTable(board, Math.max(REFERENCE_TT_LOG2, options.ttSizeLog2 ?? 0), true);
+      else configureTable(board, options.ttSizeLog2 ?? DEFAULT_TT_LOG2, false);
       const v = searchRoot(board, roots[i], limit, context);
       if (Number.isNaN(v)) checkAbort(signal);
       scores[roots[i]] = v;
     }
-    return choice('expectimax', valuesOf(roots, scores), { depth: limit, nodes: context.executions, started });
+    return choice('expectimax', valuesOf(roots, scores), { depth: limit, nodes: context.executions, started, engine });
   }
 
   // Time budget: iterative deepening, keeping the last completed depth.
@@ -464,7 +490,7 @@ async function chooseMove(grid: Grid, options?: SearchOptions, signal?: AbortSig
     maxDepth: MAX_DEPTH,
     searchRoot(dir, depth, rootDeadline) {
       context.deadline = rootDeadline;
-      ttConfigure(options?.ttSizeLog2 ?? DEFAULT_TT_LOG2, false);
+      configureTable(board, options?.ttSizeLog2 ?? DEFAULT_TT_LOG2, false);
       const v = searchRoot(board, dir, depth, context);
       return Number.isNaN(v) ? undefined : v;
     },
@@ -481,7 +507,7 @@ async function chooseMove(grid: Grid, options?: SearchOptions, signal?: AbortSig
       return true;
     },
   });
-  return choice('expectimax', values, { depth, nodes: context.executions, started, valuesByDepth });
+  return choice('expectimax', values, { depth, nodes: context.executions, started, valuesByDepth, engine });
 }
 
 export const expectimax: Strategy = {
