@@ -6,6 +6,7 @@
 import { getStrategy, legalMoves, mergeChoices } from '../engine/index';
 import { ACCEPTED_BY, ProtocolError, errorReply, isOwnSender, parseMessage } from '../shared/messages';
 import type { Message, Reply } from '../shared/messages';
+import type { Grid, MoveChoice } from '../engine/index';
 import { SolverPool } from '../solver/pool';
 import type { SolverWorker } from '../solver/pool';
 import { poolSize } from '../solver/size';
@@ -35,6 +36,14 @@ function scheduleIdleClose(): void {
   }, OFFSCREEN_IDLE_CLOSE_MS);
 }
 
+/** Said in the status when a 4x4 expectimax search ran on the TypeScript engine: the WebAssembly core
+ *  could not be instantiated in the solver worker (the search is slower, the moves the same). */
+function fallbackNote(choice: MoveChoice, board: Grid): string | undefined {
+  if (choice.strategy !== 'expectimax' || choice.engine !== 'ts' || board.rows !== 4 || board.cols !== 4) return undefined;
+  if (board.cells.some((v) => v > 32768)) return undefined; // beyond the 64-bit board: TypeScript by design
+  return 'The WebAssembly solver is unavailable here: searching with the slower TypeScript engine';
+}
+
 type OffscreenMessage = Extract<Message, { kind: (typeof ACCEPTED_BY.offscreen)[number] }>;
 
 async function handle(message: OffscreenMessage): Promise<Reply<OffscreenMessage['kind']>> {
@@ -52,7 +61,8 @@ async function handle(message: OffscreenMessage): Promise<Reply<OffscreenMessage
         board: message.board,
         options: message.options,
       });
-      return result.note === undefined ? { ok: true, choice: result.choice } : { ok: true, choice: result.choice, note: result.note };
+      const note = result.note ?? fallbackNote(result.choice, message.board);
+      return note === undefined ? { ok: true, choice: result.choice } : { ok: true, choice: result.choice, note };
     }
   }
 }

@@ -48,6 +48,7 @@ export const MoveChoiceSchema = z.object({
   ms: z.number(),
   valuesByDepth: z.array(MoveValuesSchema).optional(),
   samples: z.number().optional(),
+  engine: z.enum(['wasm', 'ts']).optional(),
 }) satisfies z.ZodType<MoveChoice>;
 
 export const RUN_STATES = ['idle', 'thinking', 'moving', 'won', 'over', 'paused', 'error'] as const;
