@@ -125,7 +125,11 @@ function printSummary(summary: BenchSummary, seconds: number): void {
   );
   lines.push('');
   lines.push(`best tile: median ${formatNumber(summary.maxTile.median)}, max ${formatNumber(summary.maxTile.max)}`);
-  lines.push(`think time: ${summary.msPerMove.toFixed(3)} ms/move; wall ${seconds.toFixed(1)} s`);
+  lines.push(`think time: ${summary.msPerMove.toFixed(3)} ms/move (p50 ${summary.thinkMs.p50.toFixed(1)}, p99 ${summary.thinkMs.p99.toFixed(1)}, max ${summary.thinkMs.max.toFixed(1)}); wall ${seconds.toFixed(1)} s`);
+  if (summary.depth.mean > 0) {
+    const spread = summary.depth.counts.map((n, depth) => (n > 0 ? `${depth}: ${formatPercent(n / summary.depth.counts.reduce((a, b) => a + b, 0))}` : '')).filter(Boolean);
+    lines.push(`depth reached: mean ${summary.depth.mean.toFixed(2)} (${spread.join(', ')})`);
+  }
   if (summary.stuck > 0) lines.push(`warning: ${summary.stuck} game(s) ended because the strategy returned no usable move`);
   process.stdout.write(`${lines.join('\n')}\n`);
 }

@@ -52,6 +52,8 @@ export async function playGame(index: number, seed: number, settings: GameSettin
   let score = 0;
   let moves = 0;
   let thinkMs = 0;
+  const moveMs: number[] = [];
+  const depthCounts: number[] = [];
   let end: GameEnd = 'game-over';
   const { signal } = hooks;
   hooks.onState?.({ grid, score, moves, thinkMs, lastMove: null, lastChoice: null });
@@ -82,7 +84,11 @@ export async function playGame(index: number, seed: number, settings: GameSettin
       }
       throw error;
     }
-    thinkMs += performance.now() - started;
+    const tookMs = performance.now() - started;
+    thinkMs += tookMs;
+    moveMs.push(tookMs);
+    while (depthCounts.length <= choice.depth) depthCounts.push(0);
+    depthCounts[choice.depth]++;
     const move = choice.move;
     if (move === null || !legalMoves(grid).includes(move)) {
       end = 'stuck';
@@ -94,5 +100,5 @@ export async function playGame(index: number, seed: number, settings: GameSettin
     moves++;
     hooks.onState?.({ grid, score, moves, thinkMs, lastMove: move, lastChoice: choice });
   }
-  return { index, seed, score, maxTile: maxTile(grid), moves, thinkMs, end, grid };
+  return { index, seed, score, maxTile: maxTile(grid), moves, thinkMs, moveMs, depthCounts, end, grid };
 }

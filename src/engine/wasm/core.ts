@@ -17,8 +17,9 @@ export interface WasmCore {
   ttConfigure(bits: number, exact: boolean | number): void;
   ttNewGeneration(): void;
   ttSizeLog2(): number;
-  /** Value of one root move to `limit` layers; NaN when stopped at `stopAt` (ms, the host clock). */
-  searchRoot(lo: number, hi: number, dir: number, limit: number, stopAt: number, fresh: boolean | number): number;
+  /** Value of one root move to `limit` layers; NaN when stopped at `stopAt` (ms, the host clock); `fresh`:
+   *  a new table generation; `cutoff`: the probability cut-off (0 = the reference's). */
+  searchRoot(lo: number, hi: number, dir: number, limit: number, stopAt: number, fresh: boolean | number, cutoff: number): number;
   lastExecutions(): number;
 }
 

@@ -19,13 +19,16 @@ const HEUR: usize = memory.data(ROWS * 4, 64);
 const SCORE_LEFT: usize = memory.data(ROWS * 4, 64);
 const SCORE_RIGHT: usize = memory.data(ROWS * 4, 64);
 
-const THRESHOLD: f32 = <f32>0.0001;
+/** The reference's cut-off: the float nearest 0.0001; searchRoot may lower it (play, time to spare). */
+const REFERENCE_THRESHOLD: f32 = <f32>0.0001;
+let threshold: f32 = REFERENCE_THRESHOLD;
 const P9: f32 = <f32>0.9;
 const P1: f32 = <f32>0.1;
 const CACHE_DEPTH_LIMIT: i32 = 15;
-const CHECK_EVERY: i32 = 4096;
+const CHECK_EVERY: i32 = 1024;
 const PROBE_LIMIT: u32 = 12;
-const MAX_TT_LOG2: u32 = 24;
+/** 2^21 entries of 16 bytes = 32 MiB: the reference positions need 2^20 at most (half full). */
+const MAX_TT_LOG2: u32 = 21;
 const NIBBLE_LOW: u64 = 0x1111111111111111;
 
 // ---- tables ----
@@ -243,7 +246,11 @@ function ttPut(b: u64, remaining: u32, value: f32): void {
       store<u32>(at, base | remaining, 8);
       store<f32>(at, value, 12);
       ttCount++;
-      if (ttExact && (<u64>ttCount << 1) > ttMask && ttLog2 < MAX_TT_LOG2) ttGrow();
+      if (ttExact && (<u64>ttCount << 1) > ttMask) {
+        if (ttLog2 < MAX_TT_LOG2) ttGrow();
+        // At the memory cap: evict (bounded probing) rather than fill the table and probe forever.
+        else if (<u64>ttCount * 8 > ttMask * 7) ttExact = false;
+      }
       return;
     }
     if (load<u64>(at) == b) {
@@ -302,12 +309,14 @@ function poll(): void {
 }
 
 function chance(b: u64, cprob: f32): f32 {
-  if (cprob < THRESHOLD || curDepth >= depthLimit) return heuristicOf(b);
+  if (cprob < threshold || curDepth >= depthLimit) return heuristicOf(b);
   if (--countdown <= 0) poll();
   if (stopped) return 0;
   const remaining = <u32>(depthLimit - curDepth);
   const cache = curDepth < CACHE_DEPTH_LIMIT;
-  if (cache) {
+  // The root chance node is always expanded: with the table kept across searches it may hold the root's
+  // value from an earlier search (a fresh table, as in the reference configuration, never does).
+  if (cache && curDepth > 0) {
     const cached = ttGet(b, remaining);
     if (cached == cached) return cached;
   }
@@ -317,7 +326,7 @@ function chance(b: u64, cprob: f32): f32 {
   const p9 = p * P9;
   const p1 = p * P1;
   let res: f32 = 0;
-  if (p9 < THRESHOLD || curDepth + 1 >= depthLimit) {
+  if (p9 < threshold || curDepth + 1 >= depthLimit) {
     // Every child is a max node over leaves (p1 < p9).
     while (mask != 0) {
       const t = mask & (~mask + 1);
@@ -356,7 +365,7 @@ function leafMax(b: u64): f32 {
 }
 
 function maxNode(b: u64, cprob: f32): f32 {
-  if (cprob < THRESHOLD || curDepth + 1 >= depthLimit) return leafMax(b);
+  if (cprob < threshold || curDepth + 1 >= depthLimit) return leafMax(b);
   curDepth++;
   executions += 4;
   let best: f32 = 0;
@@ -418,14 +427,16 @@ export function lineHeuristicOf(row: u32): f32 {
  * Value of root move `dir` searched to `limit` move layers (the root chance node at depth 0), as the
  * reference computes it (+1e-6; 0 when illegal), or NaN when stopped at `stopAt` (host clock, ms).
  * `fresh`: start a new table generation (the reference); otherwise entries of earlier searches are reused.
+ * `cutoff`: the cumulative-probability cut-off (0: the reference's, the float nearest 0.0001).
  */
-export function searchRoot(lo: u32, hi: u32, dir: i32, limit: i32, stopAt: f64, fresh: bool): f32 {
+export function searchRoot(lo: u32, hi: u32, dir: i32, limit: i32, stopAt: f64, fresh: bool, cutoff: f32): f32 {
   move(lo, hi, dir);
   const nb = outBoard;
   executions = 0;
   if (nb == boardOf(lo, hi)) return 0;
   if (fresh) ttNewGeneration();
   depthLimit = limit;
+  threshold = cutoff > 0 ? cutoff : REFERENCE_THRESHOLD;
   curDepth = 0;
   deadline = stopAt;
   stopped = false;
