@@ -5,13 +5,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { STRATEGY_NAMES, getStrategy, legalMoves } from '../engine/index';
+import { DIRECTIONS, STRATEGY_NAMES, getStrategy, legalMoves, estimateRootCosts, mergeCellTasks, planBalancedTasks } from '../engine/index';
 import type { Direction, SearchOptions, StrategyName } from '../engine/index';
 import { ParsedArgs, UsageError, parseCommandLine, runCli } from './args';
 import { runGamesInWorkers } from './bench-pool';
 import type { BenchProgress } from './bench-pool';
 import type { GameSettings } from './game';
 import { PositionsFormatError, compareWithReference, parsePositionsTsv } from './positions';
+import { SplitPool } from './split-pool';
 import type { ReferencePosition, SearchedPosition } from './positions';
 import { ENGINE_OPTION_SPECS, engineFrom, useEngine } from './engine';
 import { SEARCH_OPTION_SPECS, describeSearchOptions, searchOptionsFrom } from './search-options';
@@ -22,7 +23,7 @@ import { formatNumber, formatPercent, formatTable } from './table';
 const USAGE = `Usage:
   npm run bench -- --strategy S --games N --seed K [--jobs J] [--target TILE] [--depth D]
                    [--time-ms T] [--playouts P] [--runs R] [--size N] [--json]
-  npm run bench -- --positions FILE.tsv [--limit N] [--json]
+  npm run bench -- --positions FILE.tsv [--limit N] [--threads T] [--engine E] [--json]
 
 Strength bench: plays N games (game i seeded from K and i: the result does not depend on --jobs) on J
 worker threads (default: all cores), each to game over or until its best tile reaches --target.
@@ -44,6 +45,7 @@ Options:
   --size N       board size N x N (default 4)       --json       JSON summary as the last stdout line
   --engine E     expectimax search core: wasm (default, WebAssembly) | ts (TypeScript)
   --positions F  reference positions file           --limit N    only the first N positions
+  --threads T    threads searching each decision (positions: root move x spawn cell tasks; games: 1)
   -h, --help     this help
 `;
 
@@ -59,6 +61,7 @@ const OPTIONS = {
   size: { type: 'string' },
   json: { type: 'boolean' },
   positions: { type: 'string' },
+  threads: { type: 'string' },
   limit: { type: 'string' },
 } as const;
 
@@ -142,6 +145,8 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
   const runs = args.int('runs', { min: 1, max: 1000 }, 1) as number;
   const size = args.int('size', { min: 3, max: 8 }, 4) as number;
   const target = parseTarget(args);
+  const threads = args.int('threads', { min: 1, max: 64 }, 1) as number;
+  if (threads > 1) throw new UsageError('--threads above 1 applies to --positions only for now (games: use --jobs)');
   const options = searchOptionsFrom(args);
   const engine = engineFrom(args);
   await useEngine(engine);
@@ -203,6 +208,27 @@ function readPositions(file: string): ReferencePosition[] {
   }
 }
 
+/** One position searched as root move x spawn cell tasks on the pool, at the reference depth. */
+async function searchSplit(pool: SplitPool, position: ReferencePosition, threads: number): Promise<SearchedPosition> {
+  const grid = position.board;
+  const roots = legalMoves(grid).map((dir) => DIRECTIONS.indexOf(dir));
+  const distinct = new Set(grid.cells.filter((v) => v !== 0)).size;
+  const limit = Math.max(3, distinct - 2);
+  // Costs estimated by a search two layers shallower (about 1/20 of the work, in this thread).
+  const tasks = planBalancedTasks(grid, roots, threads, estimateRootCosts(grid, roots, limit - 2));
+  const results = await Promise.all(tasks.map((task) => pool.run(grid, task, limit)));
+  const values = mergeCellTasks(
+    tasks,
+    results.map((r) => r.sum),
+  );
+  const executions: Partial<Record<Direction, number>> = {};
+  tasks.forEach((task, i) => {
+    const dir = DIRECTIONS[task.dir];
+    executions[dir] = (executions[dir] ?? 0) + results[i].executions;
+  });
+  return { values, executions };
+}
+
 async function positionsBench(args: ParsedArgs): Promise<void> {
   const given = STRENGTH_ONLY.filter((name) => args.has(name));
   if (given.length > 0) throw new UsageError(`--${given[0]} does not apply with --positions`);
@@ -222,18 +248,25 @@ async function positionsBench(args: ParsedArgs): Promise<void> {
   let executionsMatched = 0;
   let executionsCompared = 0;
   const mismatches: string[][] = [];
+  const threads = args.int('threads', { min: 1, max: 64 }, 1) as number;
+  if (threads > 1 && engine !== 'wasm') throw new UsageError('--threads above 1 needs --engine wasm');
+  const pool = threads > 1 ? new SplitPool(threads) : null;
+  await pool?.ready();
   const started = performance.now();
   for (const [i, position] of positions.entries()) {
-    const ours: { values: Partial<Record<Direction, number>>; executions: Partial<Record<Direction, number>> } = {
-      values: {},
-      executions: {},
-    };
-    for (const dir of legalMoves(position.board)) {
-      const choice = await expectimax.chooseMove(position.board, { reference: true, rootMoves: [dir] });
-      ours.values[dir] = choice.values[dir] ?? 0;
-      ours.executions[dir] = choice.nodes;
-      moveExecutions += choice.nodes;
+    // With threads, one decision at a time (as a player waits for each move): its root move x spawn cell
+    // tasks go to whichever thread is free, and the next position starts when all are done.
+    const ours: { values: Partial<Record<Direction, number>>; executions: Partial<Record<Direction, number>> } = pool
+      ? await searchSplit(pool, position, threads)
+      : { values: {}, executions: {} };
+    if (!pool) {
+      for (const dir of legalMoves(position.board)) {
+        const choice = await expectimax.chooseMove(position.board, { reference: true, rootMoves: [dir] });
+        ours.values[dir] = choice.values[dir] ?? 0;
+        ours.executions[dir] = choice.nodes;
+      }
     }
+    for (const dir of DIRECTIONS) moveExecutions += ours.executions[dir] ?? 0;
     for (const count of Object.values(position.executions)) referenceExecutions += count;
     const comparison = compareWithReference(position, ours as SearchedPosition);
     if (comparison.bestAgrees) agree++;
@@ -253,8 +286,11 @@ async function positionsBench(args: ParsedArgs): Promise<void> {
     progress(`${i + 1}/${positions.length} positions, ${formatNumber(moveExecutions)} move executions, ${elapsed.toFixed(1)} s`);
   }
   const seconds = (performance.now() - started) / 1000;
+  await pool?.close();
   endProgress();
-  const lines: string[] = [`positions bench: ${file}, ${positions.length} positions, expectimax reference, engine ${engine}, 1 thread`];
+  const lines: string[] = [
+    `positions bench: ${file}, ${positions.length} positions, expectimax reference, engine ${engine}, ${threads} thread(s)${threads > 1 ? ' (root move x spawn cell tasks)' : ''}`,
+  ];
   if (mismatches.length > 0) {
     lines.push('', `positions that differ (${mismatches.length}${mismatches.length > 20 ? ', first 20 shown' : ''}):`);
     lines.push(
@@ -291,6 +327,7 @@ async function positionsBench(args: ParsedArgs): Promise<void> {
       msPerDecision: (seconds * 1000) / positions.length,
       executionsPerSecond: moveExecutions / seconds,
       engine,
+      threads,
       referenceMoveExecutions: referenceExecutions,
       executionCountsMatched: executionsMatched,
       executionCountsCompared: executionsCompared,

@@ -19,3 +19,5 @@ export { mergeChoices } from './merge';
 export { STRATEGIES, getStrategy } from './strategies/index';
 export type { WasmCore } from './wasm/core';
 export { installWasmCore, instantiateWasmCore, instantiateWasmCoreAsync, wasmCore } from './wasm/core';
+export type { CellTask } from './split';
+export { estimateRootCosts, mergeCellTasks, planBalancedTasks, planCellTasks, runCellTask } from './split';

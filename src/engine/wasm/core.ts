@@ -20,6 +20,8 @@ export interface WasmCore {
   /** Value of one root move to `limit` layers; NaN when stopped at `stopAt` (ms, the host clock); `fresh`:
    *  a new table generation; `cutoff`: the probability cut-off (0 = the reference's). */
   searchRoot(lo: number, hi: number, dir: number, limit: number, stopAt: number, fresh: boolean | number, cutoff: number): number;
+  /** Part of a root move: only the root spawn cells in the bit mask `cells`; the unnormalised sum. */
+  searchCells(lo: number, hi: number, dir: number, limit: number, cells: number, stopAt: number, fresh: boolean | number, cutoff: number): number;
   lastExecutions(): number;
 }
 
@@ -33,6 +35,7 @@ const EXPORTS = [
   'ttNewGeneration',
   'ttSizeLog2',
   'searchRoot',
+  'searchCells',
   'lastExecutions',
 ] as const;
 

@@ -450,3 +450,41 @@ export function searchRoot(lo: u32, hi: u32, dir: i32, limit: i32, stopAt: f64, 
 export function lastExecutions(): f64 {
   return <f64>executions;
 }
+
+/**
+ * Part of a root move's search, for splitting one search over several threads: the root move `dir`, then,
+ * at the root chance node, only the empty cells whose bit is set in `cells` (bit i = cell i). Returns the
+ * unnormalised sum over those cells of 0.9·value(2 there) + 0.1·value(4 there), in cell order (divide the
+ * sum over all parts by the number of empty cells for the root chance node's value); NaN when stopped,
+ * 0 when the move is illegal. Executions as searchRoot.
+ */
+export function searchCells(lo: u32, hi: u32, dir: i32, limit: i32, cells: u32, stopAt: f64, fresh: bool, cutoff: f32): f32 {
+  move(lo, hi, dir);
+  const b = outBoard;
+  executions = 0;
+  if (b == boardOf(lo, hi)) return 0;
+  if (fresh) ttNewGeneration();
+  depthLimit = limit;
+  threshold = cutoff > 0 ? cutoff : REFERENCE_THRESHOLD;
+  curDepth = 0;
+  deadline = stopAt;
+  stopped = false;
+  countdown = CHECK_EVERY;
+  let mask = emptyMask(b);
+  const open = <f32>(<i32>popcnt(mask));
+  const p = <f32>1 / open;
+  const p9 = p * P9;
+  const p1 = p * P1;
+  let res: f32 = 0;
+  let index: u32 = 0;
+  while (mask != 0) {
+    const t = mask & (~mask + 1);
+    mask ^= t;
+    index = <u32>ctz(t) >> 2;
+    if (((cells >> index) & 1) == 0) continue;
+    res += maxNode(b | t, p9) * P9;
+    res += maxNode(b | (t << 1), p1) * P1;
+  }
+  if (stopped) return NaN;
+  return res;
+}
