@@ -5,8 +5,22 @@
  */
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { DIRECTIONS, STRATEGY_NAMES, getStrategy, legalMoves, estimateRootCosts, mergeCellTasks, planBalancedTasks } from '../engine/index';
-import type { Direction, SearchOptions, StrategyName } from '../engine/index';
+import {
+  DIRECTIONS,
+  STRATEGY_NAMES,
+  estimateRootCosts,
+  getStrategy,
+  legalMoves,
+  maxTile,
+  mergeCellTasks,
+  mergeChoices,
+  planBalancedTasks,
+} from '../engine/index';
+import type { Direction, Grid, MoveChoice, SearchOptions, StrategyName } from '../engine/index';
+import { planParts } from '../solver/pool';
+import { playGame } from './game';
+import { gameSeeds } from './seeds';
+import type { GameResult } from './stats';
 import { ParsedArgs, UsageError, parseCommandLine, runCli } from './args';
 import { runGamesInWorkers } from './bench-pool';
 import type { BenchProgress } from './bench-pool';
@@ -146,7 +160,7 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
   const size = args.int('size', { min: 3, max: 8 }, 4) as number;
   const target = parseTarget(args);
   const threads = args.int('threads', { min: 1, max: 64 }, 1) as number;
-  if (threads > 1) throw new UsageError('--threads above 1 applies to --positions only for now (games: use --jobs)');
+  if (threads > 1 && args.has('jobs')) throw new UsageError('--threads above 1 plays one game at a time: leave out --jobs');
   const options = searchOptionsFrom(args);
   const engine = engineFrom(args);
   await useEngine(engine);
@@ -154,7 +168,9 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
   const json = args.flag('json');
 
   process.stdout.write(
-    `bench: ${describeOptions(strategy, options, target, size)}; ${games} games, seed ${seed}, ${Math.min(jobs, games)} thread(s)\n`,
+    `bench: ${describeOptions(strategy, options, target, size)}; ${games} games, seed ${seed}, ${
+      threads > 1 ? `one at a time, each move searched on ${threads} threads` : `${Math.min(jobs, games)} thread(s)`
+    }\n`,
   );
   const perRun: { summary: BenchSummary; seconds: number }[] = [];
   for (let run = 1; run <= runs; run++) {
@@ -166,7 +182,8 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
       const elapsed = (performance.now() - started) / 1000;
       progress(`${runLabel}${p.done}/${p.total} games, ${moves} moves, best tile ${best}, ${elapsed.toFixed(1)} s`);
     };
-    const results = await runGamesInWorkers({ games, seed, jobs, settings, onProgress });
+    const results =
+      threads > 1 ? await runGamesOnThreads(games, seed, settings, threads, onProgress) : await runGamesInWorkers({ games, seed, jobs, settings, onProgress });
     const seconds = (performance.now() - started) / 1000;
     endProgress();
     const summary = summarizeBench(strategy, seed, results);
@@ -183,12 +200,52 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
       ...first,
       msPerMove,
       seconds,
-      jobs: Math.min(jobs, games),
+      jobs: threads > 1 ? 1 : Math.min(jobs, games),
+      threads,
       engine,
       options: { ...options, target: target ?? null, size },
       runs: perRun.map((r) => ({ seconds: r.seconds, msPerMove: r.summary.msPerMove, meanScore: r.summary.score.mean })),
     };
     process.stdout.write(`${JSON.stringify(out)}\n`);
+  }
+}
+
+/**
+ * Games one at a time, each move's search split over `threads` worker threads the way the extension's pool
+ * splits it (planParts: by root move for expectimax) and merged with the engine's mergeChoices.
+ */
+async function runGamesOnThreads(
+  games: number,
+  seed: number,
+  settings: GameSettings,
+  threads: number,
+  onProgress: (p: BenchProgress) => void,
+): Promise<GameResult[]> {
+  const pool = new SplitPool(threads, settings.engine);
+  try {
+    await pool.ready();
+    const seeds = gameSeeds(seed, games);
+    const finished: GameResult[] = [];
+    const choose = async (grid: Grid, options: SearchOptions): Promise<MoveChoice> => {
+      const parts = planParts(settings.strategy, options, legalMoves(grid), threads);
+      if (parts.length === 0) return getStrategy(settings.strategy).chooseMove(grid, options);
+      const chosen = await Promise.all(parts.map((part) => pool.choose(grid, settings.strategy, part)));
+      return chosen.length === 1 ? chosen[0] : mergeChoices(chosen);
+    };
+    for (let index = 0; index < games; index++) {
+      const running = new Map<number, { moves: number; maxTile: number }>();
+      const { grid: _grid, ...result } = await playGame(index, seeds[index], settings, {
+        choose,
+        onState: (state) => {
+          running.set(index, { moves: state.moves, maxTile: maxTile(state.grid) });
+          onProgress({ done: index, total: games, running, finished });
+        },
+      });
+      finished.push(result);
+    }
+    return finished;
+  } finally {
+    await pool.close();
   }
 }
 

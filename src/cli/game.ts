@@ -30,6 +30,8 @@ export interface GameHooks {
   readonly onState?: (state: GameState) => void;
   /** Aborting ends the game with end 'stopped' (a search under way is cancelled). */
   readonly signal?: AbortSignal;
+  /** Chooses the moves instead of the strategy in this thread (e.g. one search split over threads). */
+  readonly choose?: (grid: Grid, options: SearchOptions) => Promise<MoveChoice>;
 }
 
 export interface PlayedGame extends GameResult {
@@ -76,7 +78,8 @@ export async function playGame(index: number, seed: number, settings: GameSettin
     let choice: MoveChoice;
     const started = performance.now();
     try {
-      choice = await strategy.chooseMove(grid, { ...settings.options, seed: deriveSeed(seed, moves) }, signal);
+      const options = { ...settings.options, seed: deriveSeed(seed, moves) };
+      choice = await (hooks.choose ? hooks.choose(grid, options) : strategy.chooseMove(grid, options, signal));
     } catch (error) {
       if (isAbort(error, signal)) {
         end = 'stopped';

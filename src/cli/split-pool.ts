@@ -3,14 +3,14 @@
  * root moves, handed out one task at a time to whichever thread is free.
  */
 import { Worker } from 'node:worker_threads';
-import type { CellTask, Grid } from '../engine/index';
-import type { CellTaskReply, CellTaskRequest } from './split-protocol';
+import type { CellTask, Grid, MoveChoice, SearchEngine, SearchOptions, StrategyName } from '../engine/index';
+import type { CellTaskReply, CellTaskRequest, ChooseRequest } from './split-protocol';
 
 const WORKER_ENTRY = new URL('./split-worker-entry.mjs', import.meta.url);
 
 interface Pending {
-  readonly request: CellTaskRequest;
-  readonly resolve: (result: { sum: number; executions: number }) => void;
+  readonly request: CellTaskRequest | ChooseRequest;
+  readonly resolve: (result: { sum: number; executions: number } | MoveChoice) => void;
   readonly reject: (error: Error) => void;
 }
 
@@ -22,9 +22,9 @@ export class SplitPool {
   private failure: Error | null = null;
   private readonly started: Promise<void>[] = [];
 
-  constructor(threads: number) {
+  constructor(threads: number, engine: SearchEngine = 'wasm') {
     for (let i = 0; i < threads; i++) {
-      const worker = new Worker(WORKER_ENTRY);
+      const worker = new Worker(WORKER_ENTRY, { workerData: { engine } });
       this.started.push(
         new Promise<void>((resolve) => {
           worker.once('message', () => resolve());
@@ -46,9 +46,18 @@ export class SplitPool {
   }
 
   run(grid: Grid, task: CellTask, limit: number): Promise<{ sum: number; executions: number }> {
+    return this.submit({ type: 'task', id: this.nextId++, grid, task, limit }) as Promise<{ sum: number; executions: number }>;
+  }
+
+  /** One part of a search run with the strategy's chooseMove on a free thread. */
+  choose(grid: Grid, strategy: StrategyName, options: SearchOptions): Promise<MoveChoice> {
+    return this.submit({ type: 'choose', id: this.nextId++, grid, strategy, options }) as Promise<MoveChoice>;
+  }
+
+  private submit(request: CellTaskRequest | ChooseRequest): Promise<{ sum: number; executions: number } | MoveChoice> {
     if (this.failure) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
-      this.queue.push({ request: { type: 'task', id: this.nextId++, grid, task, limit }, resolve, reject });
+      this.queue.push({ request, resolve, reject });
       this.pump();
     });
   }
@@ -76,6 +85,7 @@ export class SplitPool {
     this.running.delete(worker);
     this.idle.push(worker);
     if (reply.type === 'done') pending.resolve({ sum: reply.sum, executions: reply.executions });
+    else if (reply.type === 'chosen') pending.resolve(reply.choice);
     else pending.reject(new Error(reply.message));
     this.pump();
   }
