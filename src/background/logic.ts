@@ -1,11 +1,10 @@
 /**
  * The background's decisions as pure functions (no chrome.*): storage keys, what a navigation does to a
- * stored run status, the game log, the toolbar badge, which sender may send what, and clear texts for
- * pages that refuse injection. src/background/index.ts wires them to the browser.
+ * stored run status, the game log, the toolbar badge, and clear texts for
+ * pages that refuse injection. src/background/service-worker.ts wires them to the browser.
  */
-import { z } from 'zod';
-import { GameRecordSchema, MoveChoiceSchema, RunStatusSchema, initialStatus } from '../shared/messages';
-import type { GameRecord, MessageKind, RunStatus, SenderLike } from '../shared/messages';
+import { GameRecordSchema, RunStatusSchema, initialStatus } from '../shared/messages';
+import type { GameRecord, RunStatus } from '../shared/messages';
 import type { StrategyName } from '../engine/types';
 
 export const GAMES_STORAGE_KEY = 'games';
@@ -139,35 +138,6 @@ export function injectionErrorMessage(err: unknown, url?: string): string {
   if (/No tab with id/i.test(raw)) return 'The tab is gone.';
   if (/error page/i.test(raw)) return 'The page did not load (an error page); reload it and try again.';
   return `Could not start on this page: ${raw}`;
-}
-
-export type SenderRole = 'extension-page' | 'content-script';
-
-/**
- * Who may send what: popup messages come from our own extension pages, content and solver messages
- * from our content script in a tab's top frame. Everything must carry our extension id.
- */
-export function senderAllowed(kind: MessageKind, sender: SenderLike & { frameId?: number }, ownId: string): boolean {
-  if (sender.id !== ownId) return false;
-  const fromExtensionPage = typeof sender.url === 'string' && sender.url.startsWith(`chrome-extension://${ownId}/`);
-  if (kind.startsWith('popup/')) return fromExtensionPage;
-  if (kind.startsWith('content/') || kind.startsWith('solver/')) {
-    return !fromExtensionPage && typeof sender.tab?.id === 'number' && (sender.frameId === undefined || sender.frameId === 0);
-  }
-  return false;
-}
-
-/** The content script's answer to a `content/command`, validated before it goes back to the popup. */
-export const CommandReplySchema = z.union([
-  z.object({ ok: z.literal(true), hint: MoveChoiceSchema.optional(), status: RunStatusSchema.optional() }),
-  z.object({ ok: z.literal(false), error: z.string() }),
-]);
-export type CommandReply = z.infer<typeof CommandReplySchema>;
-
-export function parseCommandReply(reply: unknown): CommandReply {
-  if (reply === undefined) return { ok: false, error: 'The page did not answer (the autopilot is not running there).' };
-  const parsed = CommandReplySchema.safeParse(reply);
-  return parsed.success ? parsed.data : { ok: false, error: 'The page sent an answer the extension did not understand.' };
 }
 
 /** The keyboard command `toggle-solve` solves when idle and stops a running game. */

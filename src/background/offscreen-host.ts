@@ -1,9 +1,12 @@
 /**
- * The offscreen document that hosts the solver workers: created on demand (reason WORKERS), found again
- * through chrome.runtime.getContexts after a service-worker restart (the document outlives this worker),
- * created again when it closed itself after idling.
+ * Chrome's solver host: the offscreen document (src/offscreen/), created on demand (reason WORKERS),
+ * found again through chrome.runtime.getContexts after a service-worker restart (the document outlives
+ * this worker), created again when it closed itself after idling.
  */
-export const OFFSCREEN_PATH = 'src/offscreen/offscreen.html';
+import { DeliveryError, send } from '../shared/messages';
+import type { SolverHost } from '../solver/host';
+
+const OFFSCREEN_PATH = 'src/offscreen/offscreen.html';
 
 let creating: Promise<void> | null = null;
 
@@ -15,7 +18,7 @@ async function offscreenExists(): Promise<boolean> {
   return contexts.length > 0;
 }
 
-export async function ensureOffscreenDocument(): Promise<void> {
+async function ensureOffscreenDocument(): Promise<void> {
   if (creating) return creating;
   if (await offscreenExists()) return;
   if (!creating) {
@@ -36,7 +39,24 @@ export async function ensureOffscreenDocument(): Promise<void> {
   return creating;
 }
 
-/** The message had no receiver (no offscreen document, or it closed before answering). */
-export function isNoReceiver(err: unknown): boolean {
-  return /Receiving end does not exist|message port closed|Could not establish connection/i.test(err instanceof Error ? err.message : String(err));
-}
+export const offscreenSolverHost: SolverHost = {
+  async solve(request) {
+    for (let attempt = 0; ; attempt++) {
+      await ensureOffscreenDocument();
+      try {
+        return await send('offscreen/solve', request);
+      } catch (err) {
+        // The document closed itself (idle) between the check and the message: create it again once.
+        if (attempt === 0 && err instanceof DeliveryError && err.transient) continue;
+        throw err;
+      }
+    }
+  },
+  async cancel(requestId, channel) {
+    try {
+      await send('offscreen/cancel', { requestId, channel });
+    } catch {
+      // No solver document: nothing to cancel.
+    }
+  },
+};

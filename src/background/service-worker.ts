@@ -1,13 +1,13 @@
 /**
  * The background service worker: routes messages between the popup, the content script in a tab and
- * the offscreen solver; keeps run statuses in chrome.storage.session (never only in memory: MV3 stops
+ * the solver host (Chrome: the offscreen document); keeps run statuses in chrome.storage.session (never only in memory: MV3 stops
  * this worker whenever it idles) and the game log in chrome.storage.local; sets the toolbar badge;
  * handles the keyboard commands.
  */
 import contentScriptFile from '../content/index.ts?script';
 import mainWorldScriptFile from '../page/main-world.ts?script';
-import { ACCEPTED_BY, errorReply, parseMessage, ProtocolError } from '../shared/messages';
-import type { Command, Message, MessageOf, Reply, RunStatus } from '../shared/messages';
+import { DeliveryError, listen, send } from '../shared/messages';
+import type { Command, GameRecord, ReplyOf, RequestOf, RunStatus, SenderInfo } from '../shared/messages';
 import { SETTINGS_STORAGE_KEY, normalizeSettings } from '../shared/settings';
 import {
   GAMES_STORAGE_KEY,
@@ -16,9 +16,7 @@ import {
   endedDocumentKey,
   errorStatus,
   injectionErrorMessage,
-  parseCommandReply,
   readStatus,
-  senderAllowed,
   statusAfterPageEnd,
   statusDocumentKey,
   statusKey,
@@ -26,11 +24,10 @@ import {
   toggleCommand,
 } from './logic';
 import type { PageEnd } from './logic';
-import { ensureOffscreenDocument, isNoReceiver } from './offscreen-host';
+import type { SolverHost } from '../solver/host';
+import { offscreenSolverHost } from './offscreen-host';
 
-type BackgroundKind = (typeof ACCEPTED_BY.background)[number];
-type BackgroundMessage = Extract<Message, { kind: BackgroundKind }>;
-type Sender = chrome.runtime.MessageSender;
+const solverHost: SolverHost = offscreenSolverHost;
 
 // ---------------------------------------------------------------------------------------------------
 // Stored state
@@ -59,7 +56,7 @@ async function showBadge(tabId: number, status: RunStatus | null): Promise<void>
 /** Appends run one after another (read-modify-write of one array). */
 let gameLogQueue: Promise<void> = Promise.resolve();
 
-function recordGame(record: MessageOf<'content/game-finished'>['record']): Promise<void> {
+function recordGame(record: GameRecord): Promise<void> {
   gameLogQueue = gameLogQueue
     .catch(() => undefined)
     .then(async () => {
@@ -74,8 +71,8 @@ function recordGame(record: MessageOf<'content/game-finished'>['record']): Promi
 
 async function pingContent(tabId: number): Promise<boolean> {
   try {
-    const reply: unknown = await chrome.tabs.sendMessage(tabId, { kind: 'content/ping' } satisfies Message, { frameId: 0 });
-    return typeof reply === 'object' && reply !== null && (reply as { ok?: unknown }).ok === true;
+    await send('content/ping', {}, { tabId });
+    return true;
   } catch {
     return false;
   }
@@ -110,69 +107,28 @@ async function currentSettings() {
   return normalizeSettings(items[SETTINGS_STORAGE_KEY]);
 }
 
-async function runCommand(tabId: number, command: Command): Promise<Reply<'popup/command'>> {
+async function runCommand(tabId: number, command: Command): Promise<ReplyOf<'popup/command'>> {
   const settings = await currentSettings();
   if (command === 'stop' && !(await pingContent(tabId))) {
     // Nothing runs there (the page was reloaded, or never started): make the stored status say so.
     const stale = statusAfterPageEnd(await loadStatus(tabId), 'reloaded', Date.now());
     if (stale) await saveStatus(tabId, { ...stale, message: 'Stopped' });
-    return { ok: true };
+    return {};
   }
   try {
     await ensureContentScript(tabId);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     await saveStatus(tabId, errorStatus(message, settings.strategy, await loadStatus(tabId), Date.now()));
-    return { ok: false, error: message };
+    throw err;
   }
-  let raw: unknown;
   try {
-    raw = await chrome.tabs.sendMessage(tabId, { kind: 'content/command', command, settings } satisfies Message, { frameId: 0 });
+    return await send('content/command', { command, settings }, { tabId });
   } catch (err) {
-    return { ok: false, error: `The page did not answer: ${err instanceof Error ? err.message : String(err)}` };
+    // The page's own error (no board, already playing) goes to the popup as it is.
+    if (err instanceof DeliveryError && err.remote) throw err;
+    throw new Error(`The page did not answer: ${err instanceof Error ? err.message : String(err)}`);
   }
-  const reply = parseCommandReply(raw);
-  if (!reply.ok) return reply;
-  return {
-    ok: true,
-    ...(reply.hint ? { hint: reply.hint } : {}),
-    ...(reply.status ? { status: reply.status } : {}),
-  };
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Solver requests (content → background → offscreen)
-
-async function forwardSolve(message: MessageOf<'solver/request'>, tabId: number): Promise<Reply<'solver/request'>> {
-  const request: Message = {
-    kind: 'offscreen/solve',
-    requestId: message.requestId,
-    strategy: message.strategy,
-    board: message.board,
-    options: message.options,
-    channel: `tab:${tabId}`,
-  };
-  for (let attempt = 0; ; attempt++) {
-    await ensureOffscreenDocument();
-    try {
-      const reply: unknown = await chrome.runtime.sendMessage(request);
-      if (typeof reply !== 'object' || reply === null) throw new Error('The solver did not answer');
-      return reply as Reply<'solver/request'>;
-    } catch (err) {
-      // The document closed itself (idle) between the check and the message: create it again once.
-      if (attempt === 0 && isNoReceiver(err)) continue;
-      throw err;
-    }
-  }
-}
-
-async function forwardCancel(message: MessageOf<'solver/cancel'>, tabId: number): Promise<Reply<'solver/cancel'>> {
-  try {
-    await chrome.runtime.sendMessage({ kind: 'offscreen/cancel', requestId: message.requestId, channel: `tab:${tabId}` } satisfies Message);
-  } catch {
-    // No solver document: nothing to cancel.
-  }
-  return { ok: true };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -188,7 +144,7 @@ async function fromEndedDocument(tabId: number, documentId: string | undefined):
   const ended = (await chrome.storage.session.get(key))[key];
   if (ended !== documentId) return false;
   try {
-    await chrome.tabs.sendMessage(tabId, { kind: 'content/ping' } satisfies Message, { documentId });
+    await send('content/ping', {}, { tabId, documentId });
     await chrome.storage.session.remove(key);
     return false;
   } catch {
@@ -196,10 +152,10 @@ async function fromEndedDocument(tabId: number, documentId: string | undefined):
   }
 }
 
-async function onStatus(message: MessageOf<'content/status'>, sender: Sender, tabId: number): Promise<Reply<'content/status'>> {
-  if (await fromEndedDocument(tabId, sender.documentId)) return { ok: true };
-  await saveStatus(tabId, message.status, sender.documentId ? { [statusDocumentKey(tabId)]: sender.documentId } : {});
-  return { ok: true };
+async function onStatus(request: RequestOf<'content/status'>, sender: SenderInfo): Promise<void> {
+  const tabId = senderTab(sender);
+  if (await fromEndedDocument(tabId, sender.documentId)) return;
+  await saveStatus(tabId, request.status, sender.documentId ? { [statusDocumentKey(tabId)]: sender.documentId } : {});
 }
 
 async function onPageEnd(tabId: number, end: PageEnd): Promise<void> {
@@ -221,45 +177,33 @@ async function onPageEnd(tabId: number, end: PageEnd): Promise<void> {
 // ---------------------------------------------------------------------------------------------------
 // Routing
 
-async function handle(message: BackgroundMessage, sender: Sender): Promise<Reply<BackgroundKind>> {
-  const tabId = sender.tab?.id ?? -1;
-  switch (message.kind) {
-    case 'popup/command':
-      return runCommand(message.tabId, message.command);
-    case 'popup/get-status':
-      return { ok: true, status: await loadStatus(message.tabId) };
-    case 'content/status':
-      return onStatus(message, sender, tabId);
-    case 'content/game-finished':
-      await recordGame(message.record);
-      return { ok: true };
-    case 'solver/request':
-      return forwardSolve(message, tabId);
-    case 'solver/cancel':
-      return forwardCancel(message, tabId);
-  }
+/** The tab of a content script's message (the protocol accepts those kinds only from a tab's top frame). */
+function senderTab(sender: SenderInfo): number {
+  const tabId = sender.tab?.id;
+  if (tabId === undefined) throw new Error('A content message without a tab');
+  return tabId;
 }
 
-function isForBackground(message: Message): message is BackgroundMessage {
-  return (ACCEPTED_BY.background as readonly string[]).includes(message.kind);
+/** The solver channel of a tab: a newer search of the tab replaces its older one, other tabs run side by side. */
+function tabChannel(sender: SenderInfo): string {
+  return `tab:${senderTab(sender)}`;
 }
 
-chrome.runtime.onMessage.addListener((data: unknown, sender, sendResponse) => {
-  let message: Message;
-  try {
-    message = parseMessage(data);
-  } catch (err) {
-    if (err instanceof ProtocolError && sender.id === chrome.runtime.id) sendResponse(errorReply(err));
-    return false;
-  }
-  // Messages for other contexts (offscreen/*, content/*) are not ours to answer.
-  if (!isForBackground(message)) return false;
-  if (!senderAllowed(message.kind, sender, chrome.runtime.id)) {
-    sendResponse(errorReply(new Error(`Refused: ${message.kind} is not accepted from this sender`)));
-    return false;
-  }
-  handle(message, sender).then(sendResponse, (err: unknown) => sendResponse(errorReply(err)));
-  return true;
+listen('background', {
+  'popup/command': (request) => runCommand(request.tabId, request.command),
+  'content/status': async (request, sender) => {
+    await onStatus(request, sender);
+    return {};
+  },
+  'content/game-finished': async (request) => {
+    await recordGame(request.record);
+    return {};
+  },
+  'solver/request': (request, sender) => solverHost.solve({ ...request, channel: tabChannel(sender) }),
+  'solver/cancel': async (request, sender) => {
+    await solverHost.cancel(request.requestId, tabChannel(sender));
+    return {};
+  },
 });
 
 chrome.tabs.onUpdated.addListener((tabId, changeInfo) => {
@@ -277,5 +221,7 @@ chrome.commands.onCommand.addListener((command, tab) => {
     if (tabId === undefined) return;
     if (command === 'toggle-solve') await runCommand(tabId, toggleCommand(await loadStatus(tabId)));
     else if (command === 'step') await runCommand(tabId, 'step');
-  })();
+  })().catch(() => {
+    // A shortcut has no one to answer: a failure shows in the tab's stored status (the popup and the badge).
+  });
 });

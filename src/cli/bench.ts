@@ -7,7 +7,6 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import {
   DIRECTIONS,
-  STRATEGY_NAMES,
   estimateRootCosts,
   getStrategy,
   legalMoves,
@@ -29,7 +28,7 @@ import { PositionsFormatError, compareWithReference, parsePositionsTsv } from '.
 import { SplitPool } from './split-pool';
 import type { ReferencePosition, SearchedPosition } from './positions';
 import { ENGINE_OPTION_SPECS, engineFrom, useEngine } from './engine';
-import { SEARCH_OPTION_SPECS, describeSearchOptions, searchOptionsFrom } from './search-options';
+import { SEARCH_OPTION_SPECS, SIZE_RANGE, describeSearchOptions, searchOptionsFrom, strategyChoices } from './search-options';
 import { REACH_TILES, median, summarizeBench } from './stats';
 import type { BenchSummary } from './stats';
 import { formatNumber, formatPercent, formatTable } from './table';
@@ -51,7 +50,8 @@ expectimax-positions.tsv) with the reference expectimax, one root move at a time
 compares best moves, move values and move-execution counts with the file.
 
 Options:
-  --strategy S   ${STRATEGY_NAMES.join(' | ')} (default expectimax)
+  --strategy S   ${strategyChoices()}
+                 (default expectimax)
   --games N      games to play (default 10)         --seed K     base seed (default 1)
   --jobs J       worker threads (default ${availableParallelism()})         --target TILE  stop a game at this tile
   --depth D      search depth                        --time-ms T  think time per move
@@ -157,11 +157,11 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
   const seed = args.int('seed', { min: 0, max: 0xffffffff }, 1) as number;
   const jobs = args.int('jobs', { min: 1, max: 256 }, availableParallelism()) as number;
   const runs = args.int('runs', { min: 1, max: 1000 }, 1) as number;
-  const size = args.int('size', { min: 3, max: 8 }, 4) as number;
+  const size = args.int('size', SIZE_RANGE, 4) as number;
   const target = parseTarget(args);
   const threads = args.int('threads', { min: 1, max: 64 }, 1) as number;
   if (threads > 1 && args.has('jobs')) throw new UsageError('--threads above 1 plays one game at a time: leave out --jobs');
-  const options = searchOptionsFrom(args);
+  const options = searchOptionsFrom(args, strategy);
   const engine = engineFrom(args);
   await useEngine(engine);
   const settings: GameSettings = { strategy, options, target, rows: size, cols: size, engine };

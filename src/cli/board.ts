@@ -1,10 +1,11 @@
 /** Boards on the command line: parse `--board "0,2,2,4,..."` and draw a grid as text. */
 import { validateGrid } from '../engine/index';
 import type { Grid } from '../engine/index';
+import { BOARD_LIMITS } from '../engine/limits';
 import { UsageError } from './args';
 
-export const MIN_SIDE = 3;
-export const MAX_SIDE = 8;
+export const MIN_SIDE = BOARD_LIMITS.minPlayedSize;
+export const MAX_SIDE = BOARD_LIMITS.maxSize;
 
 /**
  * Parse tile values (row-major, separated by commas and/or whitespace). Without rows/cols the count must

@@ -6,13 +6,13 @@
  * movement); otherwise the board and progress are printed as plain lines every N moves. Ctrl-C stops the
  * game and prints the summary (exit 0), as does the game's end.
  */
-import { STRATEGY_NAMES, maxTile } from '../engine/index';
+import { maxTile } from '../engine/index';
 import { UsageError, parseCommandLine, runCli } from './args';
 import { formatBoard } from './board';
 import { playGame } from './game';
 import type { GameState } from './game';
 import { ENGINE_OPTION_SPECS, engineFrom, useEngine } from './engine';
-import { SEARCH_OPTION_SPECS, describeSearchOptions, searchOptionsFrom } from './search-options';
+import { SEARCH_OPTION_SPECS, SIZE_RANGE, describeSearchOptions, searchOptionsFrom, strategyChoices } from './search-options';
 import { formatNumber } from './table';
 
 const USAGE = `Usage: npm run play -- [--strategy S] [--seed K] [--time-ms T] [--depth D] [--playouts P]
@@ -21,12 +21,13 @@ const USAGE = `Usage: npm run play -- [--strategy S] [--seed K] [--time-ms T] [-
 Plays one game in the terminal; Ctrl-C stops it and prints the summary.
 
 Options:
-  --strategy S   ${STRATEGY_NAMES.join(' | ')} (default expectimax)
+  --strategy S   ${strategyChoices()}
+                 (default expectimax)
   --seed K       game seed, 0..4294967295 (default: from the clock, printed)
   --time-ms T    think time per move          --depth D     search depth
   --playouts P   Monte-Carlo playouts per move
   --engine E     expectimax search core: wasm (default, WebAssembly) | ts (TypeScript)
-  --size N       board N x N, 3..8 (default 4)
+  --size N       board N x N, ${SIZE_RANGE.min}..${SIZE_RANGE.max} (default 4)
   --target TILE  stop when the best tile reaches TILE
   --every N      without a terminal: print the board every N moves (default 100)
   -h, --help     this help
@@ -72,11 +73,11 @@ async function main(): Promise<void> {
   const strategy = args.strategy();
   await useEngine(engineFrom(args));
   const seed = args.int('seed', { min: 0, max: 0xffffffff }, Date.now() % 0x100000000) as number;
-  const size = args.int('size', { min: 3, max: 8 }, 4) as number;
+  const size = args.int('size', SIZE_RANGE, 4) as number;
   const every = args.int('every', { min: 1, max: 1_000_000 }, 100) as number;
   const target = args.int('target', { min: 4, max: 131_072 });
   if (target !== undefined && (target & (target - 1)) !== 0) throw new UsageError(`--target must be a power of two, got ${target}`);
-  const options = searchOptionsFrom(args);
+  const options = searchOptionsFrom(args, strategy);
 
   const tty = process.stdout.isTTY === true;
   const screen = new Screen(tty, (text) => process.stdout.write(text));

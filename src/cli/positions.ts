@@ -1,6 +1,6 @@
 /**
- * The reference-position file (tests/fixtures/reference/expectimax-positions.tsv, a copy of
- * shared/reference/expectimax-positions.tsv): strict parsing and comparison with our search.
+ * The reference-position file (tests/fixtures/reference/expectimax-positions.tsv, copied from the
+ * team's reference material, see tests/fixtures/reference/README.md): strict parsing and comparison with our search.
  *
  * Shape: comment lines starting with '#', then one header row, then one row per position:
  * board (16 comma-separated values) / up down left right values / the four execution counts / best move.

@@ -4,12 +4,12 @@
  *
  * Prints the board, the value of every move (illegal moves shown as illegal) and the best move.
  */
-import { DIRECTIONS, STRATEGY_NAMES, getStrategy } from '../engine/index';
+import { DIRECTIONS, describeStrategy, getStrategy } from '../engine/index';
 import type { SearchOptions } from '../engine/index';
 import { UsageError, parseCommandLine, runCli } from './args';
 import { MAX_SIDE, MIN_SIDE, formatBoard, parseBoard } from './board';
 import { ENGINE_OPTION_SPECS, engineFrom, useEngine } from './engine';
-import { SEARCH_OPTION_SPECS, describeSearchOptions, searchOptionsFrom } from './search-options';
+import { SEARCH_OPTION_SPECS, describeSearchOptions, searchOptionsFrom, strategyChoices } from './search-options';
 import { formatNumber, formatTable } from './table';
 
 const USAGE = `Usage: npm run solve -- --board "V1,V2,...,Vn" [--rows R --cols C] [--strategy S]
@@ -20,7 +20,8 @@ Searches one position and prints the value of every move and the best move.
   --board B      tile values row-major from the top-left, 0 = empty, separated by commas
                  (9, 16, ..., 64 values: a square board; otherwise give --rows/--cols)
   --rows R, --cols C   board shape, ${MIN_SIDE}..${MAX_SIDE} each
-  --strategy S   ${STRATEGY_NAMES.join(' | ')} (default expectimax)
+  --strategy S   ${strategyChoices()}
+                 (default expectimax)
   --time-ms T    think time                    --depth D    search depth
   --playouts P   Monte-Carlo playouts per move --seed K     seed for randomized strategies
   --engine E     expectimax search core: wasm (default, WebAssembly) | ts (TypeScript)
@@ -55,8 +56,10 @@ async function main(): Promise<void> {
   const strategyName = args.strategy();
   const seed = args.int('seed', { min: 0, max: 0xffffffff });
   const reference = args.flag('reference');
-  if (reference && strategyName !== 'expectimax') throw new UsageError('--reference applies to the expectimax strategy only');
-  const options: SearchOptions = { ...searchOptionsFrom(args), ...(seed !== undefined ? { seed } : {}), ...(reference ? { reference } : {}) };
+  if (reference && !describeStrategy(strategyName).takes.includes('reference')) {
+    throw new UsageError(`--reference does not apply to the ${strategyName} strategy`);
+  }
+  const options: SearchOptions = { ...searchOptionsFrom(args, strategyName), ...(seed !== undefined ? { seed } : {}), ...(reference ? { reference } : {}) };
 
   await useEngine(engineFrom(args));
   const choice = await getStrategy(strategyName).chooseMove(grid, options);

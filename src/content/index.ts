@@ -3,11 +3,11 @@
  * chrome.scripting.executeScript, before the main-world script (src/page/main-world.ts).
  * Idempotent: a second injection into the same page finds the first one's mark and does nothing.
  *
- * It answers `content/ping` and `content/command` (validated with parseMessage, from this extension
- * only), follows settings changes in chrome.storage.local, and runs the Driver.
+ * It answers `content/ping` and `content/command` (through the protocol's `listen`), follows settings
+ * changes in chrome.storage.local, and runs the Driver.
  */
-import { ACCEPTED_BY, errorReply, isOwnSender, parseMessage } from '../shared/messages';
-import type { Message } from '../shared/messages';
+import { listen } from '../shared/messages';
+import { sendRaw } from '../platform/runtime';
 import { DEFAULT_SETTINGS, SETTINGS_STORAGE_KEY, normalizeSettings } from '../shared/settings';
 import { ADAPTERS } from './adapters/index';
 import { createPageBridge } from './bridge';
@@ -30,7 +30,7 @@ function start(): void {
       window,
       adapters: ADAPTERS,
       bridge,
-      sendMessage: (message: Message) => chrome.runtime.sendMessage(message),
+      sendMessage: (message) => sendRaw(message),
     },
     DEFAULT_SETTINGS,
   );
@@ -45,30 +45,9 @@ function start(): void {
     driver.updateSettings(normalizeSettings(changes[SETTINGS_STORAGE_KEY].newValue));
   });
 
-  const accepted: readonly string[] = ACCEPTED_BY.content;
-  chrome.runtime.onMessage.addListener((raw: unknown, sender, sendResponse) => {
-    if (!isOwnSender(sender, chrome.runtime.id)) return false;
-    let message: Message;
-    try {
-      message = parseMessage(raw);
-    } catch (err) {
-      // Not for us (another context's message) or malformed: answer only what is addressed to us.
-      const kind = raw && typeof raw === 'object' ? (raw as { kind?: unknown }).kind : undefined;
-      if (typeof kind === 'string' && accepted.includes(kind)) {
-        sendResponse(errorReply(err));
-        return false;
-      }
-      return false;
-    }
-    if (message.kind === 'content/ping') {
-      sendResponse({ ok: true, version: CONTENT_VERSION });
-      return false;
-    }
-    if (message.kind === 'content/command') {
-      driver.handleCommand(message.command, normalizeSettings(message.settings)).then(sendResponse, (err: unknown) => sendResponse(errorReply(err)));
-      return true;
-    }
-    return false;
+  listen('content', {
+    'content/ping': () => ({ version: CONTENT_VERSION }),
+    'content/command': (request) => driver.handleCommand(request.command, normalizeSettings(request.settings)),
   });
 
   // Connect the main-world bridge early (it is injected right after this script).

@@ -2,10 +2,11 @@
 import type { Direction, Grid } from './types';
 import { DIRECTIONS } from './types';
 import type { Rng } from './rng';
+import { BOARD_LIMITS } from './limits';
 import { MAX_RANK, canMoveRanks, directionIndex, hasLegalMove, moveRanks } from './rules';
 
-export const MIN_SIZE = 2;
-export const MAX_SIZE = 8;
+const MIN_SIZE = BOARD_LIMITS.minSize;
+const MAX_SIZE = BOARD_LIMITS.maxSize;
 
 function rankOfValue(value: number): number {
   // Exact powers of two 2..2^17 only; anything else is -1.

@@ -16,7 +16,7 @@ export {
   validateGrid,
 } from './grid';
 export { mergeChoices } from './merge';
-export { STRATEGIES, getStrategy } from './strategies/index';
+export { STRATEGIES, describeStrategy, getStrategy } from './strategies/index';
 export type { WasmCore } from './wasm/core';
 export { installWasmCore, instantiateWasmCore, instantiateWasmCoreAsync, wasmCore } from './wasm/core';
 export type { CellTask } from './split';

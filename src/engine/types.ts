@@ -60,10 +60,31 @@ export interface MoveChoice {
 /** The expectimax search cores: the WebAssembly core (4x4) and the TypeScript engine (any size). */
 export type SearchEngine = 'wasm' | 'ts';
 
-export interface Strategy {
+/** The search options a strategy reads (the others it ignores): the popup shows and the CLI checks these. */
+export type SearchKnob = 'timeMs' | 'depth' | 'playouts' | 'reference';
+
+/**
+ * How the worker pool splits one search of a strategy over workers:
+ * - `root-moves`: one part per legal root move (round-robin over the workers), merged by value;
+ * - `playouts`: the playouts shared out, each part with its own seed, merged weighted by samples;
+ * - `single`: one worker (the strategy is instant).
+ * A new way to split (say root move × spawn cell) is one more member here and one more case in the
+ * pool's planParts.
+ */
+export type SearchSplit = 'root-moves' | 'playouts' | 'single';
+
+/** What a strategy says about itself: the registry, the pool, the popup and the CLI read this. */
+export interface StrategyDescriptor {
   readonly name: StrategyName;
+  /** A short name for menus. */
   readonly label: string;
+  /** One sentence on how it plays. */
   readonly description: string;
+  readonly takes: readonly SearchKnob[];
+  readonly split: SearchSplit;
+}
+
+export interface Strategy extends StrategyDescriptor {
   /**
    * Choose a move. Resolves with the choice; rejects with the signal's reason (an AbortError) when the
    * signal is aborted. Long searches yield to the event loop between iterations so an abort is seen.

@@ -1,27 +1,15 @@
 /**
- * The offscreen document: hosts the solver pool (module Web Workers, one per core, at most 4) and
- * answers the background's `offscreen/solve` and `offscreen/cancel`. It closes itself after a minute
- * without requests; the background creates it again on the next request.
+ * The offscreen document: Chrome's solver host. It holds the worker pool and answers the background's
+ * `offscreen/solve` and `offscreen/cancel`. It closes itself after a minute without requests; the
+ * background creates it again on the next request (src/background/offscreen-host.ts).
  */
-import { getStrategy, legalMoves, mergeChoices } from '../engine/index';
-import { ACCEPTED_BY, ProtocolError, errorReply, isOwnSender, parseMessage } from '../shared/messages';
-import type { Message, Reply } from '../shared/messages';
 import type { Grid, MoveChoice } from '../engine/index';
-import { SolverPool } from '../solver/pool';
-import type { SolverWorker } from '../solver/pool';
-import { poolSize } from '../solver/size';
+import { listen } from '../shared/messages';
+import { createWorkerPool } from '../solver/worker-pool';
 
-export const OFFSCREEN_IDLE_CLOSE_MS = 60_000;
+const OFFSCREEN_IDLE_CLOSE_MS = 60_000;
 
-const pool = new SolverPool({
-  size: poolSize(navigator.hardwareConcurrency),
-  createWorker: () => new Worker(new URL('../solver/worker.ts', import.meta.url), { type: 'module' }) as unknown as SolverWorker,
-  engine: {
-    legalMoves,
-    mergeChoices,
-    fallback: (grid) => getStrategy('priority').chooseMove(grid, {}),
-  },
-});
+const pool = createWorkerPool();
 
 let idleTimer: ReturnType<typeof setTimeout> | null = null;
 
@@ -44,50 +32,18 @@ function fallbackNote(choice: MoveChoice, board: Grid): string | undefined {
   return 'The WebAssembly solver is unavailable here: searching with the slower TypeScript engine';
 }
 
-type OffscreenMessage = Extract<Message, { kind: (typeof ACCEPTED_BY.offscreen)[number] }>;
-
-async function handle(message: OffscreenMessage): Promise<Reply<OffscreenMessage['kind']>> {
-  switch (message.kind) {
-    case 'offscreen/ping':
-      return { ok: true };
-    case 'offscreen/cancel':
-      pool.cancel(message.requestId, message.channel);
-      return { ok: true };
-    case 'offscreen/solve': {
-      const result = await pool.solve({
-        requestId: message.requestId,
-        channel: message.channel,
-        strategy: message.strategy,
-        board: message.board,
-        options: message.options,
-      });
-      const note = result.note ?? fallbackNote(result.choice, message.board);
-      return note === undefined ? { ok: true, choice: result.choice } : { ok: true, choice: result.choice, note };
-    }
-  }
-}
-
-function isForOffscreen(message: Message): message is OffscreenMessage {
-  return (ACCEPTED_BY.offscreen as readonly string[]).includes(message.kind);
-}
-
-chrome.runtime.onMessage.addListener((data: unknown, sender, sendResponse) => {
-  // Every extension page hears every runtime message: answer only what is addressed to this document,
-  // and stay silent otherwise (the background answers those).
-  if (!isOwnSender(sender, chrome.runtime.id)) return false;
-  let message: Message;
-  try {
-    message = parseMessage(data);
-  } catch (err) {
-    if (err instanceof ProtocolError && typeof data === 'object' && data !== null && String((data as { kind?: unknown }).kind).startsWith('offscreen/')) {
-      sendResponse(errorReply(err));
-    }
-    return false;
-  }
-  if (!isForOffscreen(message)) return false;
-  scheduleIdleClose();
-  handle(message).then(sendResponse, (err: unknown) => sendResponse(errorReply(err)));
-  return true;
+listen('offscreen', {
+  'offscreen/solve': async (request) => {
+    scheduleIdleClose();
+    const result = await pool.solve(request);
+    const note = result.note ?? fallbackNote(result.choice, request.board);
+    return note === undefined ? result : { ...result, note };
+  },
+  'offscreen/cancel': (request) => {
+    scheduleIdleClose();
+    pool.cancel(request.requestId, request.channel);
+    return {};
+  },
 });
 
 scheduleIdleClose();

@@ -8,11 +8,12 @@
  *   script removes as it starts.
  * - Every message is validated with the schemas below on arrival and must carry the nonce; anything else
  *   is dropped. The only things the page side can ask for are: press an arrow key, and (on a page with a
- *   play2048.co-style game module) read that game's state, call its move / continueAfterWin / reset.
+ *   play2048.co-style game module) read that game's state, call its move / continueAfterWin.
  *   A hostile page can at worst feed the autopilot a wrong board of its own game.
  */
 import { z } from 'zod';
 import { DIRECTIONS } from '../engine/types';
+import { BOARD_LIMITS } from '../engine/limits';
 
 // No code generation (page CSPs, and the house rule against eval).
 z.config({ jitless: true });
@@ -43,7 +44,6 @@ export const PageRequestSchema = z.discriminatedUnion('type', [
   z.object({ nonce: NonceSchema, id: z.number().int().min(0), type: z.literal('store/snapshot') }),
   z.object({ nonce: NonceSchema, id: z.number().int().min(0), type: z.literal('store/move'), payload: z.object({ direction: DirectionSchema }) }),
   z.object({ nonce: NonceSchema, id: z.number().int().min(0), type: z.literal('store/continue') }),
-  z.object({ nonce: NonceSchema, id: z.number().int().min(0), type: z.literal('store/reset') }),
 ]);
 export type PageRequest = z.infer<typeof PageRequestSchema>;
 export type PageRequestType = PageRequest['type'];
@@ -54,17 +54,18 @@ export const PAGE_REQUEST_TYPES: readonly PageRequestType[] = [
   'store/snapshot',
   'store/move',
   'store/continue',
-  'store/reset',
 ];
 
-const TILE_MAX = 1 << 17;
+const TILE_MAX = BOARD_LIMITS.maxTile;
+const SIDE_MIN = BOARD_LIMITS.minSize;
+const SIDE_MAX = BOARD_LIMITS.maxSize;
 
 /** A play2048.co-style game as the main world publishes it: state, score and tile values row-major. */
 export const StoreSnapshotSchema = z
   .object({
     state: z.string().max(40),
     score: z.number().finite().min(0).nullable(),
-    board: z.array(z.array(z.number().int().min(0).max(TILE_MAX)).min(2).max(8)).min(2).max(8),
+    board: z.array(z.array(z.number().int().min(0).max(TILE_MAX)).min(SIDE_MIN).max(SIDE_MAX)).min(SIDE_MIN).max(SIDE_MAX),
   })
   .refine((s) => s.board.every((row) => row.length === s.board[0].length), { message: 'board rows differ in length' });
 export type StoreSnapshot = z.infer<typeof StoreSnapshotSchema>;
@@ -76,7 +77,6 @@ export const ContentMessageSchema = z.union([
   z.object({ nonce: NonceSchema, kind: z.literal('push'), type: z.literal('store/state'), payload: StoreSnapshotSchema }),
   z.object({ nonce: NonceSchema, kind: z.literal('push'), type: z.literal('ready'), payload: z.object({ agent: z.number() }) }),
 ]);
-export type ContentMessage = z.infer<typeof ContentMessageSchema>;
 
 /** Result of `store/find`. */
 export const StoreFindResultSchema = z.object({ found: z.boolean(), snapshot: StoreSnapshotSchema.nullable() });

@@ -4,7 +4,7 @@
  * It answers the content script's requests (bridge-protocol.ts): press an arrow key from the main world,
  * and, on a play2048.co-style page, find the game module (SITES.md §2: dynamically import each
  * `script[type=module][src]` and take the export with functions subscribe, move and sanitize), subscribe
- * to it, push every state as a validated snapshot, and call its move / continueAfterWin / reset.
+ * to it, push every state as a validated snapshot, and call its move / continueAfterWin.
  */
 import { dispatchMoveKey } from '../content/keys';
 import type { Direction } from '../engine/types';
@@ -17,7 +17,6 @@ export interface GameStore {
   move(direction: Direction): unknown;
   sanitize(): unknown;
   continueAfterWin?: () => unknown;
-  reset?: () => unknown;
 }
 
 export interface PageAgentOptions {
@@ -160,12 +159,6 @@ export function installPageAgent(win: Window, nonce: string, options: PageAgentO
         const found = await requireStore();
         if (typeof found.continueAfterWin !== 'function') return false;
         found.continueAfterWin();
-        return true;
-      }
-      case 'store/reset': {
-        const found = await requireStore();
-        if (typeof found.reset !== 'function') return false;
-        found.reset();
         return true;
       }
     }

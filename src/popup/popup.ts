@@ -5,16 +5,14 @@
  * The tab is `?tabId=N` when given (tests, a popup opened in its own window), else the active tab of the
  * last focused window. The popup talks to the background only through the typed protocol.
  */
-import { STRATEGY_NAMES } from '../engine/types';
+import { STRATEGIES } from '../engine/strategies/index';
 import type { MoveChoice } from '../engine/types';
-import { RunStatusSchema } from '../shared/messages';
-import type { Command, GameRecord, Message, RunStatus } from '../shared/messages';
+import { RunStatusSchema, send } from '../shared/messages';
+import type { Command, GameRecord, RunStatus } from '../shared/messages';
 import { DEFAULT_SETTINGS, SETTINGS_STORAGE_KEY, normalizeSettings } from '../shared/settings';
 import type { Settings } from '../shared/settings';
 import { GAMES_STORAGE_KEY, readGames, statusKey } from '../background/logic';
 import {
-  DEPTH_STRATEGIES,
-  STRATEGY_LABELS,
   buttonStates,
   exportFileName,
   gameStats,
@@ -23,6 +21,7 @@ import {
   originPattern,
   siteText,
   stateView,
+  settingsFields,
   statCells,
   tabIdFromSearch,
   shortcutKeys,
@@ -53,6 +52,7 @@ const ui = {
   values: byId('values'),
   note: byId('note'),
   strategy: byId<HTMLSelectElement>('strategy'),
+  thinkField: byId('think-field'),
   think: byId<HTMLInputElement>('think'),
   pause: byId<HTMLInputElement>('pause'),
   depthField: byId('depth-field'),
@@ -170,8 +170,10 @@ function renderSettings(): void {
   ui.depth.value = settings.depth === null ? '' : String(settings.depth);
   ui.playouts.value = String(settings.playouts);
   ui.at2048.value = settings.continueAfterWin ? 'keep' : 'stop';
-  ui.depthField.hidden = !DEPTH_STRATEGIES.includes(settings.strategy);
-  ui.playoutsField.hidden = settings.strategy !== 'montecarlo';
+  const fields = settingsFields(settings.strategy);
+  ui.thinkField.hidden = !fields.think;
+  ui.depthField.hidden = !fields.depth;
+  ui.playoutsField.hidden = !fields.playouts;
 }
 
 function renderGames(games: readonly GameRecord[]): void {
@@ -199,23 +201,16 @@ function renderGames(games: readonly GameRecord[]): void {
 // ---------------------------------------------------------------------------------------------------
 // Commands
 
-async function send(command: Command): Promise<void> {
+async function runCommand(command: Command): Promise<void> {
   if (tabId === null) return;
   commandError = '';
   if (command === 'solve') solvePending = true;
   if (command === 'hint') hintPending = true;
   render();
   try {
-    const message: Message = { kind: 'popup/command', tabId, command };
-    const reply: unknown = await chrome.runtime.sendMessage(message);
-    const answer = reply as { ok?: boolean; error?: unknown; hint?: MoveChoice; status?: unknown } | undefined;
-    if (!answer || answer.ok !== true) {
-      commandError = typeof answer?.error === 'string' ? answer.error : 'No answer from the extension.';
-    } else {
-      const replied = RunStatusSchema.safeParse(answer.status);
-      if (replied.success && (!status || replied.data.updatedAt >= status.updatedAt)) status = replied.data;
-      if (command === 'hint' && answer.hint) shownHint = { choice: answer.hint, moves: status?.moves ?? 0 };
-    }
+    const reply = await send('popup/command', { tabId, command });
+    if (reply.status && (!status || reply.status.updatedAt >= status.updatedAt)) status = reply.status;
+    if (command === 'hint' && reply.hint) shownHint = { choice: reply.hint, moves: status?.moves ?? 0 };
   } catch (err) {
     commandError = err instanceof Error ? err.message : String(err);
   } finally {
@@ -242,10 +237,11 @@ async function saveSettings(change: Partial<Settings>): Promise<void> {
 
 function wireSettings(): void {
   ui.strategy.replaceChildren(
-    ...STRATEGY_NAMES.map((name) => {
+    ...STRATEGIES.map((strategy) => {
       const option = document.createElement('option');
-      option.value = name;
-      option.textContent = STRATEGY_LABELS[name];
+      option.value = strategy.name;
+      option.textContent = strategy.label;
+      option.title = strategy.description;
       return option;
     }),
   );
@@ -352,10 +348,10 @@ function acceptStatus(raw: unknown): void {
 
 async function start(): Promise<void> {
   wireSettings();
-  ui.solve.addEventListener('click', () => void send('solve'));
-  ui.stop.addEventListener('click', () => void send('stop'));
-  ui.step.addEventListener('click', () => void send('step'));
-  ui.hint.addEventListener('click', () => void send('hint'));
+  ui.solve.addEventListener('click', () => void runCommand('solve'));
+  ui.stop.addEventListener('click', () => void runCommand('stop'));
+  ui.step.addEventListener('click', () => void runCommand('step'));
+  ui.hint.addEventListener('click', () => void runCommand('hint'));
   ui.export.addEventListener('click', exportGames);
   void renderShortcuts().catch(() => undefined);
 

@@ -2,20 +2,21 @@
  * What the popup shows, as pure functions of the stored status, settings and game log (no DOM, no
  * chrome.*), so they are unit-tested; popup.ts puts them on the page.
  */
+import { describeStrategy } from '../engine/strategies/index';
 import type { Direction, MoveChoice, MoveValues, StrategyName } from '../engine/types';
 import type { GameRecord, RunStatus } from '../shared/messages';
 
-export const STRATEGY_LABELS: Record<StrategyName, string> = {
-  expectimax: 'Expectimax (strongest)',
-  montecarlo: 'Monte-Carlo playouts',
-  minimax: 'Minimax (alpha-beta)',
-  greedy: 'Greedy look-ahead',
-  priority: 'Corner priority (down, right, up, left)',
-  random: 'Random',
-};
+export interface SettingsFields {
+  readonly think: boolean;
+  readonly depth: boolean;
+  readonly playouts: boolean;
+}
 
-/** Strategies whose search has a depth the user may fix (the others ignore it). */
-export const DEPTH_STRATEGIES: readonly StrategyName[] = ['expectimax', 'minimax', 'greedy'];
+/** Which settings fields apply to a strategy: the ones it takes (from its descriptor). */
+export function settingsFields(strategy: StrategyName): SettingsFields {
+  const takes = describeStrategy(strategy).takes;
+  return { think: takes.includes('timeMs'), depth: takes.includes('depth'), playouts: takes.includes('playouts') };
+}
 
 export const ARROWS: Record<Direction, string> = { up: '↑', down: '↓', left: '←', right: '→' };
 

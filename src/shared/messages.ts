@@ -2,35 +2,46 @@
  * The one typed protocol between the extension's contexts:
  *
  *   popup ──► background ──► content script (tab)     commands, hints
- *   content ──► background ──► offscreen (worker pool) solver requests
+ *   content ──► background ──► solver host            solver requests (Chrome: the offscreen document)
  *   content ──► background                             status, finished games
  *
- * Every message that crosses a context boundary is validated here with zod; a message that does not
- * parse is rejected with a clear error naming what is wrong. The main-world bridge (page ⇄ content)
- * has its own small protocol in src/page/bridge-protocol.ts because it crosses into untrusted page code.
+ * `PROTOCOL` maps every message kind to the schema of its request, the schema of its reply, the context
+ * that accepts it and the sender it must come from; the types below are inferred from those schemas.
+ * `send` is the one way to send (its reply is validated before the caller sees it) and `listen` the one
+ * way to answer (sender check, shape check and "is this kind mine" in one place). Both reach the browser
+ * only through src/platform/runtime.ts. The main-world bridge (page ⇄ content) has its own small
+ * protocol in src/page/bridge-protocol.ts because it crosses into untrusted page code.
+ *
+ * On the wire a request is `{kind, ...request}` and a reply `{ok: true, ...reply}` or `{ok: false, error}`.
  */
 import { z } from 'zod';
 import { DIRECTIONS, STRATEGY_NAMES } from '../engine/types';
-import type { Grid, MoveChoice } from '../engine/types';
+import type { Grid, MoveChoice, SearchOptions } from '../engine/types';
+import { BOARD_LIMITS, SEARCH_LIMITS } from '../engine/limits';
+import { extensionId, extensionOrigin, isTransientFailure, onRawMessage, sendRaw } from '../platform/runtime';
+import type { RawListener, SenderInfo, TabTarget } from '../platform/runtime';
 import { SettingsSchema } from './settings';
+
+export type { SenderInfo, TabTarget } from '../platform/runtime';
 
 export const DirectionSchema = z.enum(DIRECTIONS);
 export const StrategyNameSchema = z.enum(STRATEGY_NAMES);
 
-const TILE_MAX = 1 << 17; // boards larger than 4x4 can hold tiles above 32768
+const side = z.number().int().min(BOARD_LIMITS.minSize).max(BOARD_LIMITS.maxSize);
 
-export const GridSchema = z
+/** Annotated with the engine's types, so that what a schema infers is exactly what the engine speaks. */
+export const GridSchema: z.ZodType<Grid> = z
   .object({
-    rows: z.number().int().min(2).max(8),
-    cols: z.number().int().min(2).max(8),
-    cells: z.array(z.number().int().min(0).max(TILE_MAX)),
+    rows: side,
+    cols: side,
+    cells: z.array(z.number().int().min(0).max(BOARD_LIMITS.maxTile)),
   })
-  .refine((g) => g.cells.length === g.rows * g.cols, { message: 'cells must hold rows × cols values' }) satisfies z.ZodType<Grid>;
+  .refine((g) => g.cells.length === g.rows * g.cols, { message: 'cells must hold rows × cols values' });
 
-export const SearchOptionsSchema = z.object({
-  timeMs: z.number().min(1).max(60_000).optional(),
-  depth: z.number().int().min(1).max(12).optional(),
-  playouts: z.number().int().min(1).max(100_000).optional(),
+export const SearchOptionsSchema: z.ZodType<SearchOptions> = z.object({
+  timeMs: z.number().min(SEARCH_LIMITS.timeMs.min).max(SEARCH_LIMITS.timeMs.max).optional(),
+  depth: z.number().int().min(SEARCH_LIMITS.depth.min).max(SEARCH_LIMITS.depth.max).optional(),
+  playouts: z.number().int().min(SEARCH_LIMITS.playouts.min).max(SEARCH_LIMITS.playouts.max).optional(),
   seed: z.number().int().optional(),
   rootMoves: z.array(DirectionSchema).optional(),
   reference: z.boolean().optional(),
@@ -39,7 +50,7 @@ export const SearchOptionsSchema = z.object({
 
 const MoveValuesSchema = z.partialRecord(DirectionSchema, z.number());
 
-export const MoveChoiceSchema = z.object({
+export const MoveChoiceSchema: z.ZodType<MoveChoice> = z.object({
   strategy: StrategyNameSchema,
   move: DirectionSchema.nullable(),
   values: MoveValuesSchema,
@@ -49,7 +60,7 @@ export const MoveChoiceSchema = z.object({
   valuesByDepth: z.array(MoveValuesSchema).optional(),
   samples: z.number().optional(),
   engine: z.enum(['wasm', 'ts']).optional(),
-}) satisfies z.ZodType<MoveChoice>;
+});
 
 export const RUN_STATES = ['idle', 'thinking', 'moving', 'won', 'over', 'paused', 'error'] as const;
 export const RunStateSchema = z.enum(RUN_STATES);
@@ -116,101 +127,206 @@ export const GameRecordSchema = z.object({
 export type GameRecord = z.infer<typeof GameRecordSchema>;
 
 const tabId = z.number().int().min(0);
+const requestId = z.string().min(1).max(100);
+const solveRequest = z.object({ requestId, strategy: StrategyNameSchema, board: GridSchema, options: SearchOptionsSchema });
+/** Requests on one channel (the background uses one per tab) replace each other. */
+const channel = z.string().max(100);
 
-/** Every runtime message of the extension, discriminated by `kind`. */
-export const MessageSchema = z.discriminatedUnion('kind', [
-  // popup → background
-  z.object({ kind: z.literal('popup/command'), tabId, command: CommandSchema }),
-  z.object({ kind: z.literal('popup/get-status'), tabId }),
-  // background → content
-  z.object({ kind: z.literal('content/command'), command: CommandSchema, settings: SettingsSchema }),
-  z.object({ kind: z.literal('content/ping') }),
-  // content → background
-  z.object({ kind: z.literal('content/status'), status: RunStatusSchema }),
-  z.object({ kind: z.literal('content/game-finished'), record: GameRecordSchema }),
-  z.object({
-    kind: z.literal('solver/request'),
-    requestId: z.string().min(1).max(100),
-    strategy: StrategyNameSchema,
-    board: GridSchema,
-    options: SearchOptionsSchema,
-  }),
-  z.object({ kind: z.literal('solver/cancel'), requestId: z.string().min(1).max(100) }),
-  // background → offscreen (same shapes, addressed to the offscreen document)
-  z.object({
-    kind: z.literal('offscreen/solve'),
-    requestId: z.string().min(1).max(100),
-    strategy: StrategyNameSchema,
-    board: GridSchema,
-    options: SearchOptionsSchema,
-    /** Requests on one channel (the background uses one per tab) replace each other. */
-    channel: z.string().max(100).optional(),
-  }),
-  z.object({ kind: z.literal('offscreen/cancel'), requestId: z.string().min(1).max(100), channel: z.string().max(100).optional() }),
-  z.object({ kind: z.literal('offscreen/ping') }),
-]);
-export type Message = z.infer<typeof MessageSchema>;
-export type MessageKind = Message['kind'];
-export type MessageOf<K extends MessageKind> = Extract<Message, { kind: K }>;
+/** The answer to a command: the hint asked for, and the status after the command. */
+const CommandReplySchema = z.object({ hint: MoveChoiceSchema.optional(), status: RunStatusSchema.optional() });
+/** The answer to a search: the move, and a note when it did not come from the full search. */
+const SolveReplySchema = z.object({ choice: MoveChoiceSchema, note: z.string().optional() });
+const Done = z.object({});
 
-/** Replies: every request is answered with `{ok: true, ...}` or `{ok: false, error}`. */
-export interface ReplyMap {
-  'popup/command': { ok: true; hint?: MoveChoice; status?: RunStatus };
-  'popup/get-status': { ok: true; status: RunStatus | null };
-  'content/command': { ok: true; hint?: MoveChoice; status?: RunStatus };
-  'content/ping': { ok: true; version: number };
-  'content/status': { ok: true };
-  'content/game-finished': { ok: true };
-  'solver/request': { ok: true; choice: MoveChoice; note?: string };
-  'solver/cancel': { ok: true };
-  'offscreen/solve': { ok: true; choice: MoveChoice; note?: string };
-  'offscreen/cancel': { ok: true };
-  'offscreen/ping': { ok: true };
+/** The contexts that answer messages. */
+export type Context = 'background' | 'content' | 'offscreen';
+
+/**
+ * Who may send a kind: `extension-page` = one of our pages (the popup), `content-script` = our content
+ * script in a tab's top frame, `extension` = anything carrying our extension id (the background).
+ */
+export type SenderRole = 'extension-page' | 'content-script' | 'extension';
+
+interface Route {
+  readonly to: Context;
+  readonly from: SenderRole;
+  readonly request: z.ZodObject;
+  readonly reply: z.ZodObject;
 }
-export interface ErrorReply {
-  ok: false;
-  error: string;
-}
-export type Reply<K extends MessageKind> = ReplyMap[K] | ErrorReply;
 
+/** Every message kind: request → reply, who answers it, who may send it. */
+export const PROTOCOL = {
+  'popup/command': { to: 'background', from: 'extension-page', request: z.object({ tabId, command: CommandSchema }), reply: CommandReplySchema },
+  'content/command': { to: 'content', from: 'extension', request: z.object({ command: CommandSchema, settings: SettingsSchema }), reply: CommandReplySchema },
+  'content/ping': { to: 'content', from: 'extension', request: z.object({}), reply: z.object({ version: z.number().int() }) },
+  'content/status': { to: 'background', from: 'content-script', request: z.object({ status: RunStatusSchema }), reply: Done },
+  'content/game-finished': { to: 'background', from: 'content-script', request: z.object({ record: GameRecordSchema }), reply: Done },
+  'solver/request': { to: 'background', from: 'content-script', request: solveRequest, reply: SolveReplySchema },
+  'solver/cancel': { to: 'background', from: 'content-script', request: z.object({ requestId }), reply: Done },
+  'offscreen/solve': { to: 'offscreen', from: 'extension', request: solveRequest.extend({ channel }), reply: SolveReplySchema },
+  'offscreen/cancel': { to: 'offscreen', from: 'extension', request: z.object({ requestId, channel }), reply: Done },
+} as const satisfies Record<string, Route>;
+
+type Protocol = typeof PROTOCOL;
+export type MessageKind = keyof Protocol;
+/** zod infers `z.object({})` as Record<string, never>, which no object with fields extends: say `object`. */
+type Plain<T> = string extends keyof T ? object : T;
+export type RequestOf<K extends MessageKind> = Plain<z.infer<Protocol[K]['request']>>;
+export type ReplyOf<K extends MessageKind> = Plain<z.infer<Protocol[K]['reply']>>;
+export type MessageOf<K extends MessageKind> = { kind: K } & RequestOf<K>;
+export type Message = { [K in MessageKind]: MessageOf<K> }[MessageKind];
+/** The kinds a context answers. */
+export type KindOf<C extends Context> = { [K in MessageKind]: Protocol[K]['to'] extends C ? K : never }[MessageKind];
+
+// A reply on the wire: `{ok: true, ...reply}` or `{ok: false, error}`.
+const ErrorReplySchema = z.object({ ok: z.literal(false), error: z.string() });
+const OkReplySchema = z.object({ ok: z.literal(true) });
+/** The answer of a receiver that failed: its error, in words. */
+export type ErrorReply = z.infer<typeof ErrorReplySchema>;
+
+/** A message that does not fit the protocol (unknown kind, wrong shape). */
 export class ProtocolError extends Error {
   override name = 'ProtocolError';
 }
 
+/**
+ * A message that could not be answered. `transient` says the failure goes away by itself (the receiver
+ * was not there yet, or went away before answering): the sender may try again shortly. `remote` says the
+ * receiver answered with an error of its own (its text is the message).
+ */
+export class DeliveryError extends Error {
+  override name = 'DeliveryError';
+  constructor(
+    message: string,
+    readonly transient: boolean,
+    readonly remote = false,
+  ) {
+    super(message);
+  }
+}
+
+/** The `kind` field of anything (undefined when there is none). */
+function kindOf(data: unknown): unknown {
+  return typeof data === 'object' && data !== null && 'kind' in data ? data.kind : undefined;
+}
+
+function isKind(kind: unknown): kind is MessageKind {
+  return typeof kind === 'string' && Object.hasOwn(PROTOCOL, kind);
+}
+
+function describeIssue(what: string, error: z.ZodError): string {
+  const issue = error.issues[0];
+  const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
+  return `${what}${where}: ${issue ? issue.message : 'unknown problem'}`;
+}
+
 /** Parse an incoming message; throws a ProtocolError naming the first problem. */
 export function parseMessage(data: unknown): Message {
-  const result = MessageSchema.safeParse(data);
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
-    throw new ProtocolError(`Malformed message${where}: ${issue ? issue.message : 'unknown problem'}`);
-  }
+  if (typeof data !== 'object' || data === null) throw new ProtocolError('Malformed message: not an object');
+  const kind = kindOf(data);
+  if (!isKind(kind)) throw new ProtocolError(`Malformed message at kind: unknown kind ${JSON.stringify(kind) ?? 'undefined'}`);
+  const result = PROTOCOL[kind].request.safeParse(data);
+  if (!result.success) throw new ProtocolError(describeIssue('Malformed message', result.error));
+  return { ...result.data, kind } as Message;
+}
+
+/** Parse the reply to a message of `kind`: the reply itself, or a DeliveryError saying what went wrong. */
+export function parseReply<K extends MessageKind>(kind: K, raw: unknown): ReplyOf<K> {
+  // No answer at all: the receiver went away before it answered (a service worker restart, a closed document).
+  if (raw === undefined) throw new DeliveryError(`No answer to ${kind} (the receiver went away)`, true);
+  const failed = ErrorReplySchema.safeParse(raw);
+  if (failed.success) throw new DeliveryError(failed.data.error, false, true);
+  if (!OkReplySchema.safeParse(raw).success) throw new DeliveryError(`The answer to ${kind} was not understood`, false);
+  // The schema of PROTOCOL[kind] is the one ReplyOf<K> is inferred from (TypeScript cannot follow the index).
+  const schema = PROTOCOL[kind].reply as unknown as z.ZodType<ReplyOf<K>>;
+  const result = schema.safeParse(raw);
+  if (!result.success) throw new DeliveryError(describeIssue(`The answer to ${kind} was not understood`, result.error), false);
   return result.data;
 }
 
-/** Minimal structural view of chrome.runtime.MessageSender, so tests need no chrome.* types. */
-export interface SenderLike {
-  id?: string;
-  url?: string;
-  tab?: { id?: number };
+/** Delivers a message and resolves with the raw reply (runtime.ts in the extension, a fake in tests). */
+export type Transport = (message: Message, target?: TabTarget) => Promise<unknown>;
+export type Send = <K extends MessageKind>(kind: K, request: RequestOf<K>, target?: TabTarget) => Promise<ReplyOf<K>>;
+
+/** A typed, validated `send` over a transport. A delivery failure becomes a DeliveryError (transient or not). */
+export function createSend(transport: Transport): Send {
+  return async (kind, request, target) => {
+    const message = { ...request, kind } as Message;
+    let raw: unknown;
+    try {
+      raw = await transport(message, target);
+    } catch (err) {
+      throw new DeliveryError(err instanceof Error ? err.message : String(err), isTransientFailure(err));
+    }
+    return parseReply(kind, raw);
+  };
 }
 
-/**
- * A message is accepted only from this extension's own contexts: the sender's extension id must be ours.
- * (Content scripts we injected carry our id too; web pages cannot send runtime messages without
- * externally_connectable, which the manifest does not declare.)
- */
-export function isOwnSender(sender: SenderLike, ownId: string): boolean {
-  return sender.id === ownId;
+/** Send a message to the extension (background, solver host) or, with a target, to a tab's content script. */
+export const send: Send = createSend(sendRaw);
+
+/** Does `sender` fit `role`? Everything must carry our extension id. */
+export function senderFits(role: SenderRole, sender: SenderInfo, ownId: string, ownOrigin: string): boolean {
+  if (sender.id !== ownId) return false;
+  const fromExtensionPage = typeof sender.url === 'string' && sender.url.startsWith(ownOrigin);
+  switch (role) {
+    case 'extension':
+      return true;
+    case 'extension-page':
+      return fromExtensionPage;
+    case 'content-script':
+      return !fromExtensionPage && typeof sender.tab?.id === 'number' && (sender.frameId === undefined || sender.frameId === 0);
+  }
 }
 
-/** Which kinds each context accepts; a message of another kind is rejected by that context. */
-export const ACCEPTED_BY = {
-  background: ['popup/command', 'popup/get-status', 'content/status', 'content/game-finished', 'solver/request', 'solver/cancel'],
-  content: ['content/command', 'content/ping'],
-  offscreen: ['offscreen/solve', 'offscreen/cancel', 'offscreen/ping'],
-} as const satisfies Record<string, readonly MessageKind[]>;
+export type Handlers<C extends Context> = {
+  readonly [K in KindOf<C>]: (request: RequestOf<K>, sender: SenderInfo) => ReplyOf<K> | Promise<ReplyOf<K>>;
+};
 
 export function errorReply(err: unknown): ErrorReply {
   return { ok: false, error: err instanceof Error ? err.message : String(err) };
+}
+
+/**
+ * What context `context` does with one incoming message: null when it is not addressed to it (another
+ * context's kind, or not from this extension: stay silent, someone else answers), else a promise of the
+ * wire reply — an error reply when the sender may not send that kind or the message is malformed.
+ */
+export function dispatch<C extends Context>(
+  context: C,
+  handlers: Handlers<C>,
+  data: unknown,
+  sender: SenderInfo,
+  own: { readonly id: string; readonly origin: string },
+): Promise<{ ok: true } | ErrorReply> | null {
+  if (sender.id !== own.id) return null;
+  const kind = kindOf(data);
+  if (!isKind(kind) || PROTOCOL[kind].to !== context) return null;
+  if (!senderFits(PROTOCOL[kind].from, sender, own.id, own.origin)) {
+    return Promise.resolve(errorReply(new Error(`Refused: ${kind} is not accepted from this sender`)));
+  }
+  let message: Message;
+  try {
+    message = parseMessage(data);
+  } catch (err) {
+    return Promise.resolve(errorReply(err));
+  }
+  // The handler table is keyed by kind, so this handler takes this message (TypeScript cannot follow that).
+  const handler = handlers[kind as KindOf<C>] as unknown as (request: Message, sender: SenderInfo) => object | Promise<object>;
+  return Promise.resolve()
+    .then(() => handler(message, sender))
+    .then(
+      (reply) => ({ ...reply, ok: true as const }),
+      (err: unknown) => errorReply(err),
+    );
+}
+
+/** Answer the messages addressed to `context` with `handlers` (the one way to listen); returns a function that stops. */
+export function listen<C extends Context>(context: C, handlers: Handlers<C>, source: (listener: RawListener) => () => void = onRawMessage): () => void {
+  return source((data, sender, respond) => {
+    const reply = dispatch(context, handlers, data, sender, { id: extensionId(), origin: extensionOrigin() });
+    if (!reply) return false;
+    void reply.then(respond);
+    return true;
+  });
 }

@@ -1,11 +1,12 @@
 /**
- * A pool of solver workers that splits one search over several workers and merges the parts.
+ * A pool of solver workers that splits one search over several workers and merges the parts, the way
+ * each strategy declares (`split` of its descriptor in src/engine/strategies/):
  *
- * - expectimax, minimax, greedy: split by root move (`options.rootMoves`), one legal root move per
- *   worker, round-robin when there are fewer workers than moves.
- * - montecarlo: split the playouts over the workers, each part with its own seed; the engine's
+ * - `root-moves`: split by root move (`options.rootMoves`), one legal root move per worker,
+ *   round-robin when there are fewer workers than moves.
+ * - `playouts`: split the playouts over the workers, each part with its own seed; the engine's
  *   `mergeChoices` weights the parts by their `samples`.
- * - priority, random: one worker (they are instant).
+ * - `single`: one worker (the strategy is instant).
  *
  * A newer request on the same channel (one channel per tab) cancels the older one; so does `cancel`.
  * A worker that crashes (`onerror`) or overruns its budget by a wide margin is terminated and replaced;
@@ -15,6 +16,8 @@
  * Nothing here touches the DOM or chrome.*: workers come from an injected factory, so the pool runs in
  * Node under test with fake workers.
  */
+import { describeStrategy } from '../engine/strategies/index';
+import { DEFAULT_PLAYOUTS } from '../engine/strategies/montecarlo';
 import type { Direction, Grid, MoveChoice, SearchOptions, StrategyName } from '../engine/types';
 import { parseWorkerResponse } from './protocol';
 import type { WorkerRequest } from './protocol';
@@ -70,8 +73,6 @@ export class SearchCancelledError extends Error {
   override name = 'SearchCancelledError';
 }
 
-export const DEFAULT_MONTECARLO_PLAYOUTS = 100;
-const SPLIT_BY_ROOT_MOVE: readonly StrategyName[] = ['expectimax', 'minimax', 'greedy'];
 
 /**
  * The options of each part of one search (pure). Empty when there is nothing to search (no legal
@@ -87,15 +88,16 @@ export function planParts(
   const roots = options.rootMoves ? legal.filter((move) => options.rootMoves?.includes(move)) : [...legal];
   if (roots.length === 0) return [];
   const size = Math.max(1, Math.floor(workers));
-  if (SPLIT_BY_ROOT_MOVE.includes(strategy)) {
+  const split = describeStrategy(strategy).split;
+  if (split === 'root-moves') {
     const count = Math.min(size, roots.length);
     return Array.from({ length: count }, (_, part) => ({
       ...options,
       rootMoves: roots.filter((_move, index) => index % count === part),
     }));
   }
-  if (strategy === 'montecarlo') {
-    const playouts = options.playouts ?? DEFAULT_MONTECARLO_PLAYOUTS;
+  if (split === 'playouts') {
+    const playouts = options.playouts ?? DEFAULT_PLAYOUTS;
     const count = Math.min(size, playouts);
     const seed = options.seed ?? seedBase;
     return Array.from({ length: count }, (_, part) => ({
@@ -117,7 +119,10 @@ export function partLimitMs(
   const factor = config.overrunFactor ?? 4;
   const grace = config.overrunGraceMs ?? 1_500;
   const untimed = config.untimedLimitMs ?? 30_000;
-  const timed = options.timeMs !== undefined && options.depth === undefined && !options.reference && strategy !== 'montecarlo';
+  // A part is timed when its strategy works to a time budget; a fixed amount of work (depth, the
+  // reference search, a number of playouts) gets the untimed limit.
+  const fixedWork = options.depth !== undefined || options.reference === true || describeStrategy(strategy).takes.includes('playouts');
+  const timed = options.timeMs !== undefined && !fixedWork;
   return timed ? (options.timeMs as number) * factor + grace : untimed;
 }
 
@@ -379,7 +384,7 @@ export class SolverPool {
 }
 
 function describeSurvivors(strategy: StrategyName, parts: readonly MoveChoice[]): string {
-  if (strategy === 'montecarlo') {
+  if (describeStrategy(strategy).split === 'playouts') {
     const samples = parts.reduce((sum, part) => sum + (part.samples ?? 0), 0);
     return `the move comes from the surviving ${samples} playouts per move`;
   }

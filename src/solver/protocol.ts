@@ -11,7 +11,6 @@
  */
 import { z } from 'zod';
 import { GridSchema, MoveChoiceSchema, SearchOptionsSchema, StrategyNameSchema } from '../shared/messages';
-import type { Grid, MoveChoice, SearchOptions, StrategyName } from '../engine/types';
 
 const taskId = z.number().int().min(0);
 
@@ -25,15 +24,7 @@ export const WorkerRequestSchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('cancel'), id: taskId }),
 ]);
-export type WorkerRequest =
-  | {
-      readonly type: 'start';
-      readonly id: number;
-      readonly strategy: StrategyName;
-      readonly board: Grid;
-      readonly options: SearchOptions;
-    }
-  | { readonly type: 'cancel'; readonly id: number };
+export type WorkerRequest = z.infer<typeof WorkerRequestSchema>;
 
 export const WorkerResponseSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('result'), id: taskId, choice: MoveChoiceSchema }),
@@ -45,9 +36,7 @@ export const WorkerResponseSchema = z.discriminatedUnion('type', [
     aborted: z.boolean(),
   }),
 ]);
-export type WorkerResponse =
-  | { readonly type: 'result'; readonly id: number; readonly choice: MoveChoice }
-  | { readonly type: 'error'; readonly id: number; readonly error: string; readonly aborted: boolean };
+export type WorkerResponse = z.infer<typeof WorkerResponseSchema>;
 
 /** Parse a message received by a worker; null when it is not one of ours. */
 export function parseWorkerRequest(data: unknown): WorkerRequest | null {

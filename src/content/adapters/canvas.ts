@@ -8,7 +8,7 @@
  * Checked on: tests/fixtures/pages/canvas-classic (and play2048-like, where the store adapter wins).
  */
 import type { Direction, Grid } from '../../engine/types';
-import { cellName, sendKeyMove, waitForBoard } from './common';
+import { cellName, isBoardSize, sendKeyMove, waitForBoard } from './common';
 import { BoardReadError } from './types';
 import type { Adapter, AdapterContext, AdapterFactory, BoardReading, SettleResult } from './types';
 
@@ -130,7 +130,7 @@ export function readPixels(pixels: Pixels): Grid {
   const rowRuns = runs(h, (i) => rowCells(top + i), Math.max(4, h / 20)).map(([a, b]) => [a + top, b + top] as const);
   const rows = rowRuns.length;
   const cols = colRuns.length;
-  if (rows < 3 || rows > 8 || cols < 3 || cols > 8) throw new BoardReadError(`The canvas board has ${rows}x${cols} cells: not playable`);
+  if (!isBoardSize(rows, cols)) throw new BoardReadError(`The canvas board has ${rows}x${cols} cells: not playable`);
   // 3. Each cell's colour near its top-left inner corner.
   const cells: number[] = [];
   for (let r = 0; r < rows; r++) {
@@ -217,10 +217,6 @@ export class CanvasAdapter implements Adapter {
 
   async continueAfterWin(): Promise<boolean> {
     return false;
-  }
-
-  async newGame(): Promise<void> {
-    // A canvas page's controls are unknown.
   }
 }
 

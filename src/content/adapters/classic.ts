@@ -160,11 +160,6 @@ export class ClassicAdapter implements Adapter {
   async continueAfterWin(): Promise<boolean> {
     return clickIfPresent(this.context.document, '.keep-playing-button');
   }
-
-  async newGame(): Promise<void> {
-    const doc = this.context.document;
-    if (!clickIfPresent(doc, '.restart-button')) clickIfPresent(doc, '.retry-button');
-  }
 }
 
 export const classicAdapter: AdapterFactory = {

@@ -5,6 +5,7 @@
  */
 import { isSuccessor } from '../../engine/index';
 import type { Direction, Grid } from '../../engine/types';
+import { BOARD_LIMITS } from '../../engine/limits';
 import { dispatchMoveKey } from '../keys';
 import { BoardReadError } from './types';
 import type { AdapterContext, BoardReading, SettleResult } from './types';
@@ -32,16 +33,8 @@ export function sameGrid(a: Grid, b: Grid): boolean {
 }
 
 export function isBoardSize(rows: number, cols: number): boolean {
-  return Number.isInteger(rows) && Number.isInteger(cols) && rows >= 3 && rows <= 8 && cols >= 3 && cols <= 8;
-}
-
-/** A number of tiles like "2048" (digits only, a power of two), else null. */
-export function tileFromText(text: string | null | undefined): number | null {
-  if (!text) return null;
-  const t = text.trim();
-  if (!/^\d{1,6}$/.test(t)) return null;
-  const v = Number(t);
-  return isTileValue(v) ? v : null;
+  const fits = (side: number): boolean => Number.isInteger(side) && side >= BOARD_LIMITS.minPlayedSize && side <= BOARD_LIMITS.maxSize;
+  return fits(rows) && fits(cols);
 }
 
 /** The first number in a text ("1 234", "Score 1234" → 1234), or null. */

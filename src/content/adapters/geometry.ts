@@ -496,13 +496,6 @@ export class GeometryAdapter implements Adapter {
     button.click();
     return true;
   }
-
-  async newGame(): Promise<void> {
-    const button = Array.from(this.context.document.querySelectorAll('button, a, [role="button"]')).find((b) =>
-      /new\s*game|restart|try\s*again|play\s*again/i.test(b.textContent ?? ''),
-    );
-    if (isHtmlElement(button)) button.click();
-  }
 }
 
 export const geometryAdapter: AdapterFactory = {

@@ -11,7 +11,5 @@ import type { AdapterFactory } from './types';
 
 export const ADAPTERS: readonly AdapterFactory[] = [storeAdapter, savedStateAdapter, classicAdapter, geometryAdapter, canvasAdapter];
 
-export const ADAPTER_NAMES: readonly string[] = ADAPTERS.map((a) => a.name);
-
 export { BoardReadError } from './types';
 export type { Adapter, AdapterContext, AdapterFactory, BoardReading, GameStatus, PageBridge, SettleResult } from './types';

@@ -118,10 +118,6 @@ export class SavedStateAdapter implements Adapter {
     if (clicked) this.continued = true;
     return clicked;
   }
-
-  newGame(): Promise<void> {
-    return this.dom.newGame();
-  }
 }
 
 export const savedStateAdapter: AdapterFactory = {

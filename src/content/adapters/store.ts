@@ -120,10 +120,6 @@ export class StoreAdapter implements Adapter {
     if (!bridge) return false;
     return (await bridge.request('store/continue', undefined, 1_000)) === true;
   }
-
-  async newGame(): Promise<void> {
-    await this.bridge?.request('store/reset', undefined, 1_000);
-  }
 }
 
 export const storeAdapter: AdapterFactory = {

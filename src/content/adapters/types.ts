@@ -58,8 +58,6 @@ export interface Adapter {
   settled(previous: Grid, timeoutMs: number, expected?: Direction): Promise<SettleResult>;
   /** Dismiss the "You win!" overlay and keep playing; false where the page has no such control. */
   continueAfterWin(): Promise<boolean>;
-  /** Start a new game. */
-  newGame(): Promise<void>;
 }
 
 export interface AdapterFactory {

@@ -640,8 +640,10 @@ async function spendBudget(
 
 export const expectimax: Strategy = {
   name: 'expectimax',
-  label: 'Expectimax',
+  label: 'Expectimax (strongest)',
   description:
     'Looks several moves ahead, averaging over where the next tile may appear; the strongest strategy (default).',
+  takes: ['timeMs', 'depth', 'reference'],
+  split: 'root-moves',
   chooseMove,
 };

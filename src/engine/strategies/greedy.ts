@@ -105,5 +105,7 @@ export const greedy: Strategy = {
   name: 'greedy',
   label: 'Greedy look-ahead',
   description: 'Tries short sequences of moves and keeps the big tiles gathered in a corner; quick and fairly strong.',
+  takes: ['timeMs', 'depth'],
+  split: 'root-moves',
   chooseMove,
 };

@@ -125,7 +125,9 @@ async function chooseMove(grid: Grid, options?: SearchOptions, signal?: AbortSig
 
 export const minimax: Strategy = {
   name: 'minimax',
-  label: 'Minimax',
+  label: 'Minimax (alpha-beta)',
   description: 'Assumes the worst tile always appears in the worst place (alpha-beta search); cautious and steady.',
+  takes: ['timeMs', 'depth'],
+  split: 'root-moves',
   chooseMove,
 };

@@ -6,6 +6,7 @@
  * 4x4 boards play out on the bitboard; other sizes on rank arrays.
  */
 import type { Grid, MoveChoice, SearchOptions, Strategy } from '../types';
+import { SEARCH_LIMITS } from '../limits';
 import * as bitboard from '../board';
 import * as rules from '../rules';
 import { checkAbort, choice, intOption, now, prepare, seedOf, valuesOf, yieldToEventLoop } from './common';
@@ -16,7 +17,7 @@ const { countEmptyRanks, moveRanks } = rules;
 const { xorshift32 } = common;
 
 export const DEFAULT_PLAYOUTS = 100;
-export const MAX_PLAYOUTS = 100_000;
+const MAX_PLAYOUTS = SEARCH_LIMITS.playouts.max;
 const BATCH = 25;
 /** Longest playout on the general path (a 4x4 game ends by itself within a few hundred moves). */
 const MAX_PLAYOUT_MOVES = 1000;
@@ -183,7 +184,10 @@ async function chooseMove(grid: Grid, options?: SearchOptions, signal?: AbortSig
 
 export const montecarlo: Strategy = {
   name: 'montecarlo',
-  label: 'Monte-Carlo',
+  label: 'Monte-Carlo playouts',
   description: 'Plays many random games after each move and picks the move whose games score best on average.',
+  /** The playouts are its work; a time budget only cuts them short. */
+  takes: ['playouts', 'timeMs'],
+  split: 'playouts',
   chooseMove,
 };

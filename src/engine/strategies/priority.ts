@@ -7,8 +7,10 @@ const ORDER = [1, 3, 0, 2]; // down, right, up, left
 
 export const priority: Strategy = {
   name: 'priority',
-  label: 'Priority',
+  label: 'Corner priority (down, right, up, left)',
   description: 'Plays the first legal move of down, right, up, left. Fast and weak: a baseline.',
+  takes: [],
+  split: 'single',
   chooseMove(grid: Grid, options?: SearchOptions, signal?: AbortSignal): Promise<MoveChoice> {
     const started = now();
     try {

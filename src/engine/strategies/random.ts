@@ -8,6 +8,8 @@ export const random: Strategy = {
   name: 'random',
   label: 'Random',
   description: 'Plays a uniformly random legal move. The baseline every other strategy must beat.',
+  takes: [],
+  split: 'single',
   chooseMove(grid: Grid, options?: SearchOptions, signal?: AbortSignal): Promise<MoveChoice> {
     const started = now();
     try {

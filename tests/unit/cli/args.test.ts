@@ -9,6 +9,7 @@ import {
   runCli,
 } from '../../../src/cli/args';
 import type { CliIo } from '../../../src/cli/args';
+import { SEARCH_OPTION_SPECS, searchOptionsFrom, strategyChoices } from '../../../src/cli/search-options';
 
 const SPECS = { games: { type: 'string' }, json: { type: 'boolean' }, strategy: { type: 'string' } } as const;
 
@@ -117,5 +118,27 @@ describe('runCli', () => {
     }, io);
     expect(io.err).toBe('error: boom\n');
     expect(io.code).toBe(1);
+  });
+});
+
+describe('search options read from the strategy descriptors', () => {
+  const parse = (argv: string[]) => parseCommandLine(argv, SEARCH_OPTION_SPECS);
+
+  it('takes the options a strategy takes', () => {
+    expect(searchOptionsFrom(parse(['--depth', '3', '--time-ms', '50']), 'expectimax')).toEqual({ depth: 3, timeMs: 50 });
+    expect(searchOptionsFrom(parse(['--playouts', '40', '--time-ms', '50']), 'montecarlo')).toEqual({ playouts: 40, timeMs: 50 });
+  });
+
+  it('refuses an option the strategy does not take, naming what it takes', () => {
+    expect(() => searchOptionsFrom(parse(['--depth', '3']), 'montecarlo')).toThrow(/--depth does not apply to the montecarlo strategy \(it takes --playouts, --time-ms\)/);
+    expect(() => searchOptionsFrom(parse(['--time-ms', '3']), 'random')).toThrow(/it takes no search option/);
+    expect(() => searchOptionsFrom(parse(['--playouts', '3']), 'expectimax')).toThrow(UsageError);
+  });
+
+  it('lists every strategy with its options in the usage', () => {
+    const text = strategyChoices();
+    expect(text).toContain('expectimax (--time-ms, --depth, --reference)');
+    expect(text).toContain('montecarlo (--playouts, --time-ms)');
+    expect(text).toMatch(/\| random$/);
   });
 });

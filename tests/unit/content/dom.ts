@@ -3,22 +3,12 @@
  * FIXTURES helper's loader (tests/fixtures/dom/load-snapshot.ts: declarative shadow roots attached).
  * No page script runs.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { JSDOM } from 'jsdom';
 import type { AdapterContext } from '../../../src/content/adapters/types';
-import { SNAPSHOT_DIR, attachDeclarativeShadowRoots } from '../../fixtures/dom/load-snapshot';
+import { attachDeclarativeShadowRoots } from '../../fixtures/dom/load-snapshot';
 
 export { loadSnapshot, readExpected, readSnapshotPng } from '../../fixtures/dom/load-snapshot';
 export type { GameSnapshotName } from '../../fixtures/dom/load-snapshot';
-
-export function hasSnapshot(name: string): boolean {
-  return existsSync(join(SNAPSHOT_DIR, `${name}.html`)) && existsSync(join(SNAPSHOT_DIR, `${name}.json`));
-}
-
-export function hasPng(name: string): boolean {
-  return existsSync(join(SNAPSHOT_DIR, `${name}.png`));
-}
 
 export function domFromHtml(html: string, url = 'http://127.0.0.1/game/'): JSDOM {
   const dom = new JSDOM(html, { url });

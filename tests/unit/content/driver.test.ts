@@ -13,7 +13,7 @@ import type { DriverEnvironment } from '../../../src/content/driver';
 import { BoardReadError } from '../../../src/content/adapters/types';
 import type { Adapter, AdapterFactory, BoardReading, GameStatus, SettleResult } from '../../../src/content/adapters/types';
 import { GameRecordSchema, RunStatusSchema } from '../../../src/shared/messages';
-import type { GameRecord, Message, RunStatus } from '../../../src/shared/messages';
+import type { Command, GameRecord, Message, ReplyOf, RunStatus } from '../../../src/shared/messages';
 import { DEFAULT_SETTINGS } from '../../../src/shared/settings';
 import type { Settings } from '../../../src/shared/settings';
 
@@ -68,7 +68,6 @@ class FakeGame implements Adapter {
     this.status = 'playing';
     return true;
   }
-  async newGame(): Promise<void> {}
 }
 
 const ORDER: readonly Direction[] = ['down', 'right', 'up', 'left'];
@@ -161,6 +160,15 @@ function harness(options: HarnessOptions = {}): Harness {
   return h;
 }
 
+/** A command's outcome as the protocol answers it: the reply, or the error the driver threw. */
+async function command(driver: Driver, name: Command, settings: Settings): Promise<({ ok: true } & ReplyOf<'content/command'>) | { ok: false; error: string }> {
+  try {
+    return { ok: true, ...(await driver.handleCommand(name, settings)) };
+  } catch (err) {
+    return { ok: false, error: err instanceof Error ? err.message : String(err) };
+  }
+}
+
 async function until(check: () => boolean, timeoutMs = 5_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
@@ -172,7 +180,7 @@ async function until(check: () => boolean, timeoutMs = 5_000): Promise<void> {
 describe('driver', () => {
   it('step makes exactly one move and reports it', async () => {
     const h = harness();
-    const reply = await h.driver.handleCommand('step', SETTINGS);
+    const reply = await command(h.driver, 'step', SETTINGS);
     expect(reply.ok).toBe(true);
     expect(h.game.keys).toEqual(['down']);
     expect(h.driver.getStatus()).toMatchObject({ moves: 1, running: false, state: 'idle', lastMove: 'down', adapter: 'fake', site: 'game.test' });
@@ -181,7 +189,7 @@ describe('driver', () => {
 
   it('solve plays to game over and records the game', async () => {
     const h = harness({ board: grid([[2, 4, 2], [4, 2, 4], [0, 0, 0]]) });
-    const reply = await h.driver.handleCommand('solve', SETTINGS);
+    const reply = await command(h.driver, 'solve', SETTINGS);
     expect(reply.ok).toBe(true);
     await until(() => h.last().state === 'over');
     const status = h.last();
@@ -196,9 +204,9 @@ describe('driver', () => {
 
   it('stop ends the run within one move', async () => {
     const h = harness({ solverDelayMs: 2 });
-    await h.driver.handleCommand('solve', SETTINGS);
+    await command(h.driver, 'solve', SETTINGS);
     await until(() => h.driver.getStatus().moves >= 3);
-    await h.driver.handleCommand('stop', SETTINGS);
+    await command(h.driver, 'stop', SETTINGS);
     const atStop = h.game.keys.length;
     const status = h.driver.getStatus();
     expect(status.running).toBe(false);
@@ -218,9 +226,9 @@ describe('driver', () => {
       cells[cells.indexOf(0)] = 64;
       game.board = { ...game.board, cells };
     };
-    await h.driver.handleCommand('solve', SETTINGS);
+    await command(h.driver, 'solve', SETTINGS);
     await until(() => h.driver.getStatus().moves >= 6);
-    await h.driver.handleCommand('stop', SETTINGS);
+    await command(h.driver, 'stop', SETTINGS);
     const status = h.driver.getStatus();
     expect(status.desyncs).toBe(1);
     expect(status.bestTile).toBeGreaterThanOrEqual(64);
@@ -230,13 +238,13 @@ describe('driver', () => {
   it('re-sends a move the page ignored, then gives up with a clear error', async () => {
     const once = harness();
     once.game.ignoreNext = 1;
-    await once.driver.handleCommand('step', SETTINGS);
+    await command(once.driver, 'step', SETTINGS);
     expect(once.game.keys).toEqual(['down', 'down']);
     expect(once.driver.getStatus().moves).toBe(1);
 
     const never = harness();
     never.game.ignoreNext = 100;
-    const reply = await never.driver.handleCommand('step', SETTINGS);
+    const reply = await command(never.driver, 'step', SETTINGS);
     expect(reply.ok).toBe(false);
     expect(never.game.keys).toHaveLength(4);
     expect(never.driver.getStatus()).toMatchObject({ state: 'error', running: false, moves: 0 });
@@ -245,7 +253,7 @@ describe('driver', () => {
 
   it('pauses at once when the person takes over, cancels the search, and resumes on solve', async () => {
     const h = harness({ solverDelayMs: 30 });
-    await h.driver.handleCommand('solve', SETTINGS);
+    await command(h.driver, 'solve', SETTINGS);
     await until(() => h.driver.getStatus().moves >= 1);
     // An untrusted (synthetic) key does not count as the person.
     h.window.dispatchEvent(new (h.window as Window & typeof globalThis).KeyboardEvent('keydown', { key: 'ArrowUp' }));
@@ -260,15 +268,15 @@ describe('driver', () => {
     expect(h.driver.getStatus()).toMatchObject({ state: 'paused', message: PAUSED_MESSAGE });
 
     const moves = h.driver.getStatus().moves;
-    await h.driver.handleCommand('solve', SETTINGS);
+    await command(h.driver, 'solve', SETTINGS);
     await until(() => h.driver.getStatus().moves >= moves + 2);
     expect(h.driver.getStatus().state).not.toBe('paused');
-    await h.driver.handleCommand('stop', SETTINGS);
+    await command(h.driver, 'stop', SETTINGS);
   });
 
   it('hint answers with the choice and sends no key', async () => {
     const h = harness();
-    const reply = await h.driver.handleCommand('hint', SETTINGS);
+    const reply = await command(h.driver, 'hint', SETTINGS);
     expect(reply.ok).toBe(true);
     if (reply.ok) expect(reply.hint?.move).toBe('down');
     expect(h.game.keys).toEqual([]);
@@ -280,27 +288,27 @@ describe('driver', () => {
     const none: AdapterFactory = { name: 'classic', rank: 3, create: () => new FakeGame(grid([[0, 0, 0], [0, 0, 0], [0, 0, 0]]), 0) };
     const h2 = harness({ adapters: [none] });
     for (const x of [h, h2]) {
-      await x.driver.handleCommand('solve', SETTINGS);
+      await command(x.driver, 'solve', SETTINGS);
       await until(() => x.driver.getStatus().state === 'error');
       expect(x.driver.getStatus().message).toContain(NO_BOARD_MESSAGE);
       expect(x.requests).toBe(0);
     }
     expect(h2.driver.getStatus().message).toContain('(tried: classic)');
-    const step = await h2.driver.handleCommand('step', SETTINGS);
+    const step = await command(h2.driver, 'step', SETTINGS);
     expect(step.ok).toBe(false);
   });
 
   it('retries the solver when the background was restarted mid-request', async () => {
     const h = harness({ transientFailures: 2 });
-    const reply = await h.driver.handleCommand('step', SETTINGS);
+    const reply = await command(h.driver, 'step', SETTINGS);
     expect(reply.ok).toBe(true);
     expect(h.requests).toBe(3);
     expect(h.driver.getStatus().moves).toBe(1);
     const silent = harness({ emptyReplies: 2 });
-    expect((await silent.driver.handleCommand('step', SETTINGS)).ok).toBe(true);
+    expect((await command(silent.driver, 'step', SETTINGS)).ok).toBe(true);
     expect(silent.requests).toBe(3);
     const broken = harness({ transientFailures: 10 });
-    const failed = await broken.driver.handleCommand('step', SETTINGS);
+    const failed = await command(broken.driver, 'step', SETTINGS);
     expect(failed.ok).toBe(false);
     expect(broken.driver.getStatus().message).toMatch(/solver could not be reached/);
     expect(broken.game.keys).toEqual([]);
@@ -308,26 +316,26 @@ describe('driver', () => {
 
   it('takes a strategy change on the next move and shows it', async () => {
     const h = harness({ solverDelayMs: 1 });
-    await h.driver.handleCommand('solve', SETTINGS);
+    await command(h.driver, 'solve', SETTINGS);
     await until(() => h.driver.getStatus().moves >= 2);
     h.driver.updateSettings({ ...SETTINGS, strategy: 'greedy' });
     const moves = h.driver.getStatus().moves;
     await until(() => h.driver.getStatus().moves >= moves + 2);
     expect(h.last().strategy).toBe('greedy');
-    await h.driver.handleCommand('stop', SETTINGS);
+    await command(h.driver, 'stop', SETTINGS);
   });
 
   it('at 2048 keeps playing or stops, per the setting', async () => {
     const board = grid([[2048, 2, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 4]]);
     const keep = harness({ board });
     keep.game.status = 'won';
-    await keep.driver.handleCommand('step', SETTINGS);
+    await command(keep.driver, 'step', SETTINGS);
     expect(keep.game.continued).toBe(1);
     expect(keep.driver.getStatus().moves).toBe(1);
 
     const stop = harness({ board, settings: { continueAfterWin: false } });
     stop.game.status = 'won';
-    await stop.driver.handleCommand('solve', { ...SETTINGS, continueAfterWin: false });
+    await command(stop.driver, 'solve', { ...SETTINGS, continueAfterWin: false });
     await until(() => stop.driver.getStatus().state === 'won');
     expect(stop.game.keys).toEqual([]);
   });
@@ -343,14 +351,14 @@ describe('driver', () => {
       }
       return read();
     };
-    expect((await h.driver.handleCommand('step', SETTINGS)).ok).toBe(true);
+    expect((await command(h.driver, 'step', SETTINGS)).ok).toBe(true);
     expect(h.driver.getStatus().moves).toBe(1);
 
     const bad = harness();
     bad.game.readBoard = () => {
       throw new BoardReadError('cell (row 2, col 3) shows "12": not a tile the autopilot knows');
     };
-    const reply = await bad.driver.handleCommand('step', SETTINGS);
+    const reply = await command(bad.driver, 'step', SETTINGS);
     expect(reply.ok).toBe(false);
     expect(bad.driver.getStatus().message).toMatch(/cell \(row 2, col 3\)/);
     expect(bad.game.keys).toEqual([]);
@@ -360,7 +368,7 @@ describe('driver', () => {
     const h = harness();
     h.game.status = 'unknown';
     h.game.note = 'the game is in a state the autopilot does not play ("powerupSelection")';
-    await h.driver.handleCommand('solve', SETTINGS);
+    await command(h.driver, 'solve', SETTINGS);
     await until(() => h.driver.getStatus().state === 'paused');
     expect(h.driver.getStatus().message).toContain('powerupSelection');
     expect(h.game.keys).toEqual([]);

@@ -7,9 +7,10 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { getStrategy } from '../../../src/engine/index';
+import { DIRECTIONS, getStrategy } from '../../../src/engine/index';
 import type { Grid } from '../../../src/engine/index';
 import { referenceSearch } from '../../../src/engine/strategies/expectimax';
+import { parsePositionsTsv } from '../../../src/cli/positions';
 
 interface Position {
   readonly grid: Grid;
@@ -19,18 +20,13 @@ interface Position {
 }
 
 const file = fileURLToPath(new URL('../../fixtures/reference/expectimax-positions.tsv', import.meta.url));
-const positions: Position[] = readFileSync(file, 'utf8')
-  .split('\n')
-  .filter((line) => line !== '' && !line.startsWith('#') && !line.startsWith('board'))
-  .map((line) => {
-    const f = line.split('\t');
-    return {
-      grid: { rows: 4, cols: 4, cells: f[0].split(',').map(Number) },
-      values: f.slice(1, 5).map(Number),
-      executions: f.slice(5, 9).map(Number),
-      best: f[9],
-    };
-  });
+// One parser for the file: the CLI's strict one (src/cli/positions.ts), here in the order of DIRECTIONS.
+const positions: Position[] = parsePositionsTsv(readFileSync(file, 'utf8')).map((p) => ({
+  grid: p.board,
+  values: DIRECTIONS.map((d) => p.values[d]),
+  executions: DIRECTIONS.map((d) => p.executions[d]),
+  best: p.best,
+}));
 const total = (p: Position): number => p.executions.reduce((a, b) => a + b, 0);
 const byCost = [...positions].sort((a, b) => total(a) - total(b));
 const cheapest = [...byCost.slice(0, 8), byCost[60], byCost[100]];

@@ -5,10 +5,8 @@ import {
   badgeFor,
   errorStatus,
   injectionErrorMessage,
-  parseCommandReply,
   readGames,
   readStatus,
-  senderAllowed,
   shortTile,
   statusAfterPageEnd,
   statusKey,
@@ -120,30 +118,6 @@ describe('errors for the popup', () => {
     );
     expect(injectionErrorMessage(new Error('No tab with id: 5.'))).toBe('The tab is gone.');
     expect(injectionErrorMessage('weird')).toBe('Could not start on this page: weird');
-  });
-
-  it('validates the content script’s command replies', () => {
-    expect(parseCommandReply({ ok: true })).toEqual({ ok: true });
-    expect(parseCommandReply({ ok: false, error: 'No 2048 board found on this page' })).toEqual({ ok: false, error: 'No 2048 board found on this page' });
-    expect(parseCommandReply(undefined).ok).toBe(false);
-    expect(parseCommandReply({ ok: 'yes' })).toMatchObject({ ok: false, error: expect.stringMatching(/did not understand/) });
-  });
-});
-
-describe('senders', () => {
-  const id = 'abc';
-  const popup = { id, url: `chrome-extension://${id}/src/popup/index.html` };
-  const content = { id, url: 'http://127.0.0.1:8080/classic/', tab: { id: 4 }, frameId: 0 };
-
-  it('takes popup commands only from our pages and content messages only from a tab’s top frame', () => {
-    expect(senderAllowed('popup/command', popup, id)).toBe(true);
-    expect(senderAllowed('popup/command', content, id)).toBe(false);
-    expect(senderAllowed('content/status', content, id)).toBe(true);
-    expect(senderAllowed('solver/request', content, id)).toBe(true);
-    expect(senderAllowed('content/status', { ...content, frameId: 3 }, id)).toBe(false);
-    expect(senderAllowed('content/status', { ...popup, tab: { id: 4 } }, id)).toBe(false);
-    expect(senderAllowed('content/status', { ...content, id: 'other' }, id)).toBe(false);
-    expect(senderAllowed('popup/get-status', { ...popup, id: 'other' }, id)).toBe(false);
   });
 });
 

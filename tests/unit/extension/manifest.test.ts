@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { shortcutKeys } from '../../../src/popup/view';
 
 const manifest = JSON.parse(readFileSync(new URL('../../../manifest.json', import.meta.url), 'utf8')) as {
   manifest_version: number;
@@ -29,6 +30,16 @@ describe('manifest.json', () => {
     expect(manifest.commands['toggle-solve'].suggested_key?.default).toBe('Alt+Shift+S');
     expect(manifest.commands.step.suggested_key?.default).toBe('Alt+Shift+Period');
     expect(manifest.commands._execute_action).toBeDefined();
+  });
+
+  it('has the popup show, before the browser says which keys are bound, the keys the manifest suggests', () => {
+    const html = readFileSync(new URL('../../../src/popup/index.html', import.meta.url), 'utf8');
+    const shown = [...html.matchAll(/<span class="shortcut" data-command="([\w-]+)">(.*?)<\/span>/g)];
+    expect(shown.map((m) => m[1]).sort()).toEqual(Object.keys(manifest.commands).sort());
+    for (const [, command, keys] of shown) {
+      const fallback = [...keys.matchAll(/<kbd>(.*?)<\/kbd>/g)].map((m) => m[1]);
+      expect(fallback, command).toEqual(shortcutKeys(manifest.commands[command].suggested_key?.default));
+    }
   });
 
   it('points at the popup the tests open and at existing icons', () => {

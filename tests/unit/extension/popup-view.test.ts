@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { STRATEGY_NAMES } from '../../../src/engine/types';
+import { describeStrategy } from '../../../src/engine/strategies/index';
 import type { RunStatus } from '../../../src/shared/messages';
 import {
-  STRATEGY_LABELS,
   buttonStates,
   exportFileName,
   formatValue,
   gameStats,
   hintText,
   originPattern,
+  settingsFields,
   shortcutKeys,
   siteText,
   stateView,
@@ -35,8 +36,20 @@ const STATUS: RunStatus = {
 };
 
 describe('popup view', () => {
-  it('labels every strategy', () => {
-    for (const name of STRATEGY_NAMES) expect(STRATEGY_LABELS[name].length).toBeGreaterThan(3);
+  it('labels and describes every strategy from its descriptor', () => {
+    for (const name of STRATEGY_NAMES) {
+      expect(describeStrategy(name).label.length).toBeGreaterThan(3);
+      expect(describeStrategy(name).description.length).toBeGreaterThan(20);
+    }
+  });
+
+  it('shows the settings fields a strategy takes, and only those', () => {
+    expect(settingsFields('expectimax')).toEqual({ think: true, depth: true, playouts: false });
+    expect(settingsFields('minimax')).toEqual({ think: true, depth: true, playouts: false });
+    expect(settingsFields('greedy')).toEqual({ think: true, depth: true, playouts: false });
+    expect(settingsFields('montecarlo')).toEqual({ think: true, depth: false, playouts: true });
+    expect(settingsFields('priority')).toEqual({ think: false, depth: false, playouts: false });
+    expect(settingsFields('random')).toEqual({ think: false, depth: false, playouts: false });
   });
 
   it('words a hint as move and arrow', () => {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ACCEPTED_BY, MessageSchema, ProtocolError, errorReply, isOwnSender, parseMessage } from '../../../src/shared/messages';
+import { DeliveryError, PROTOCOL, ProtocolError, createSend, dispatch, errorReply, parseMessage, parseReply, senderFits } from '../../../src/shared/messages';
+import type { Handlers, Message } from '../../../src/shared/messages';
 import { DEFAULT_SETTINGS } from '../../../src/shared/settings';
 import { parseWorkerRequest, parseWorkerResponse } from '../../../src/solver/protocol';
 
@@ -22,7 +23,6 @@ const STATUS = {
 describe('parseMessage: good messages', () => {
   it.each([
     { kind: 'popup/command', tabId: 3, command: 'solve' },
-    { kind: 'popup/get-status', tabId: 0 },
     { kind: 'content/command', command: 'hint', settings: DEFAULT_SETTINGS },
     { kind: 'content/ping' },
     { kind: 'content/status', status: STATUS },
@@ -46,7 +46,6 @@ describe('parseMessage: good messages', () => {
     { kind: 'solver/cancel', requestId: 'r1' },
     { kind: 'offscreen/solve', requestId: 'r1', strategy: 'expectimax', board: BOARD, options: { timeMs: 50, rootMoves: ['up'] }, channel: 'tab:3' },
     { kind: 'offscreen/cancel', requestId: 'r1', channel: 'tab:3' },
-    { kind: 'offscreen/ping' },
   ])('accepts $kind', (message) => {
     expect(parseMessage(message)).toEqual(message);
   });
@@ -76,7 +75,7 @@ describe('parseMessage: bad messages', () => {
   });
 
   it('never throws anything but a ProtocolError on hostile input', () => {
-    const kinds = MessageSchema.options.map((option) => option.shape.kind.value);
+    const kinds = Object.keys(PROTOCOL);
     const hostile = fc.oneof(
       fc.anything(),
       fc.record({ kind: fc.constantFrom(...kinds) }, { requiredKeys: [] }),
@@ -98,22 +97,113 @@ describe('parseMessage: bad messages', () => {
   });
 });
 
-describe('senders and receivers', () => {
-  it('accepts only our own extension id', () => {
-    expect(isOwnSender({ id: 'ours' }, 'ours')).toBe(true);
-    expect(isOwnSender({ id: 'theirs' }, 'ours')).toBe(false);
-    expect(isOwnSender({}, 'ours')).toBe(false);
-  });
+describe('senders', () => {
+  const id = 'abc';
+  const origin = `chrome-extension://${id}/`;
+  const popup = { id, url: `${origin}src/popup/index.html` };
+  const content = { id, url: 'http://127.0.0.1:8080/classic/', tab: { id: 4 }, frameId: 0 };
+  const fits = (kind: keyof typeof PROTOCOL, sender: object): boolean => senderFits(PROTOCOL[kind].from, sender, id, origin);
 
-  it('gives every message kind exactly one receiving context', () => {
-    const kinds = MessageSchema.options.map((option) => option.shape.kind.value);
-    const owners = Object.values(ACCEPTED_BY).flat();
-    expect([...owners].sort()).toEqual([...kinds].sort());
+  it('takes popup commands only from our pages and content messages only from a tab’s top frame', () => {
+    expect(fits('popup/command', popup)).toBe(true);
+    expect(fits('popup/command', content)).toBe(false);
+    expect(fits('content/status', content)).toBe(true);
+    expect(fits('solver/request', content)).toBe(true);
+    expect(fits('content/status', { ...content, frameId: 3 })).toBe(false);
+    expect(fits('content/status', { ...popup, tab: { id: 4 } })).toBe(false);
+    expect(fits('content/status', { ...content, id: 'other' })).toBe(false);
+    expect(fits('popup/command', { ...popup, id: 'other' })).toBe(false);
+    expect(fits('offscreen/solve', { id: 'other' })).toBe(false);
+    expect(fits('offscreen/solve', { id })).toBe(true);
   });
 
   it('turns any failure into an error reply', () => {
     expect(errorReply(new Error('x'))).toEqual({ ok: false, error: 'x' });
     expect(errorReply('y')).toEqual({ ok: false, error: 'y' });
+  });
+});
+
+describe('replies', () => {
+  it('validates a reply against its kind', () => {
+    expect(parseReply('content/ping', { ok: true, version: 1 })).toEqual({ version: 1 });
+    expect(parseReply('solver/cancel', { ok: true })).toEqual({});
+    expect(() => parseReply('content/ping', { ok: true, version: 'one' })).toThrow(/not understood at version/);
+    expect(() => parseReply('popup/command', { ok: 'yes' })).toThrow(/not understood/);
+  });
+
+  it('turns an error reply into a remote DeliveryError with its text, and no reply into a transient one', () => {
+    const remote = (() => {
+      try {
+        parseReply('popup/command', { ok: false, error: 'No 2048 board found on this page' });
+      } catch (err) {
+        return err;
+      }
+    })();
+    expect(remote).toBeInstanceOf(DeliveryError);
+    expect(remote).toMatchObject({ message: 'No 2048 board found on this page', remote: true, transient: false });
+    expect(() => parseReply('content/ping', undefined)).toThrow(expect.objectContaining({ transient: true }));
+  });
+
+  it('sends through a transport and marks closed channels and missing receivers transient', async () => {
+    const sent: Message[] = [];
+    const send = createSend(async (message) => {
+      sent.push(message);
+      return { ok: true, version: 2 };
+    });
+    await expect(send('content/ping', {}, { tabId: 1 })).resolves.toEqual({ version: 2 });
+    expect(sent).toEqual([{ kind: 'content/ping' }]);
+    for (const text of [
+      'Could not establish connection. Receiving end does not exist.',
+      'A listener indicated an asynchronous response by returning true, but the message channel closed before a response was received',
+      'The message port closed before a response was received.',
+    ]) {
+      const failing = createSend(() => Promise.reject(new Error(text)));
+      await expect(failing('content/ping', {})).rejects.toMatchObject({ transient: true });
+    }
+    const refused = createSend(() => Promise.reject(new Error('Extension context invalidated.')));
+    await expect(refused('content/ping', {})).rejects.toMatchObject({ transient: false });
+  });
+});
+
+describe('dispatch (the one listener)', () => {
+  const own = { id: 'abc', origin: 'chrome-extension://abc/' };
+  const content = { id: 'abc', url: 'http://127.0.0.1/', tab: { id: 4 }, frameId: 0 };
+  const handlers: Handlers<'content'> = {
+    'content/ping': () => ({ version: 7 }),
+    'content/command': () => {
+      throw new Error('No 2048 board found on this page');
+    },
+  };
+
+  it('answers its own kinds with the handler’s reply or error', async () => {
+    await expect(dispatch('content', handlers, { kind: 'content/ping' }, own, own)).resolves.toEqual({ ok: true, version: 7 });
+    await expect(dispatch('content', handlers, { kind: 'content/command', command: 'hint', settings: DEFAULT_SETTINGS }, own, own)).resolves.toEqual({
+      ok: false,
+      error: 'No 2048 board found on this page',
+    });
+  });
+
+  it('stays silent for other contexts’ kinds, unknown kinds and foreign senders', () => {
+    expect(dispatch('content', handlers, { kind: 'solver/request' }, content, own)).toBeNull();
+    expect(dispatch('content', handlers, { kind: 'nope' }, own, own)).toBeNull();
+    expect(dispatch('content', handlers, 'content/ping', own, own)).toBeNull();
+    expect(dispatch('content', handlers, { kind: 'content/ping' }, { id: 'other' }, own)).toBeNull();
+  });
+
+  it('refuses a sender its kind does not allow, and a malformed message of its own kind', async () => {
+    const background = { 'content/status': () => ({}) } as unknown as Handlers<'background'>;
+    await expect(dispatch('background', background, { kind: 'content/status', status: STATUS }, { id: 'abc', url: 'chrome-extension://abc/x.html' }, own)).resolves.toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/Refused/),
+    });
+    await expect(dispatch('content', handlers, { kind: 'content/command', command: 'dance' }, own, own)).resolves.toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/Malformed message at command/),
+    });
+  });
+
+  it('gives every message kind exactly one receiving context', () => {
+    for (const route of Object.values(PROTOCOL)) expect(['background', 'content', 'offscreen']).toContain(route.to);
   });
 });
 

@@ -1,0 +1,65 @@
+/**
+ * The one module that touches the browser's runtime messaging (`chrome.runtime.*`, `chrome.tabs.sendMessage`).
+ * Everything else sends and listens through src/shared/messages.ts, which calls only these functions; to
+ * run on `webextension-polyfill`'s `browser.*`, this file is the one to change.
+ *
+ * It also owns the browser's wording of a failed delivery: `isTransientFailure` is the single place that
+ * knows which errors mean "try again shortly" (no receiver yet, channel closed, worker restarting).
+ */
+
+/** The part of a runtime.MessageSender the protocol checks (structural, so tests need no chrome.* types). */
+export interface SenderInfo {
+  readonly id?: string;
+  readonly url?: string;
+  readonly tab?: { readonly id?: number };
+  readonly frameId?: number;
+  readonly documentId?: string;
+}
+
+/** Where a message to a tab goes: its top frame unless told otherwise, or one document. */
+export interface TabTarget {
+  readonly tabId: number;
+  readonly frameId?: number;
+  readonly documentId?: string;
+}
+
+/** Answer a message: `respond` once, and return true when the answer comes later (asynchronously). */
+export type RawListener = (message: unknown, sender: SenderInfo, respond: (reply: unknown) => void) => boolean;
+
+/** Send a message to the extension's own contexts (no target) or to a tab's content script; resolves with the raw reply. */
+export function sendRaw(message: unknown, target?: TabTarget): Promise<unknown> {
+  if (!target) return chrome.runtime.sendMessage(message);
+  const options: chrome.tabs.MessageSendOptions =
+    target.documentId !== undefined ? { documentId: target.documentId } : { frameId: target.frameId ?? 0 };
+  return chrome.tabs.sendMessage(target.tabId, message, options);
+}
+
+/** Listen to runtime messages; returns a function that stops listening. */
+export function onRawMessage(listener: RawListener): () => void {
+  const wrapped = (message: unknown, sender: chrome.runtime.MessageSender, sendResponse: (reply: unknown) => void): boolean =>
+    listener(message, sender, sendResponse);
+  chrome.runtime.onMessage.addListener(wrapped);
+  return () => chrome.runtime.onMessage.removeListener(wrapped);
+}
+
+/** This extension's id. */
+export function extensionId(): string {
+  return chrome.runtime.id;
+}
+
+/** The origin of this extension's own pages, with a trailing slash (`chrome-extension://<id>/`). */
+export function extensionOrigin(): string {
+  return chrome.runtime.getURL('');
+}
+
+const TRANSIENT =
+  /message port closed|message channel closed|receiving end does not exist|could not establish connection|no sw|service worker/i;
+
+/**
+ * A delivery failed for a reason that goes away by itself: nothing listens yet (the offscreen document
+ * or the content script is starting), the channel closed before the answer (the receiver went away), or
+ * the service worker is restarting. Retrying shortly is right; any other failure is final.
+ */
+export function isTransientFailure(err: unknown): boolean {
+  return TRANSIENT.test(err instanceof Error ? err.message : String(err));
+}

@@ -1,0 +1,31 @@
+/**
+ * Where the solver pool lives, behind one interface. The background asks its host for a move and never
+ * knows which one it has:
+ *
+ * - Chrome: the offscreen document (src/background/offscreen-host.ts), because a service worker cannot
+ *   start Web Workers; requests travel over the typed protocol (`offscreen/solve`, `offscreen/cancel`).
+ * - A background with a DOM (Firefox's event page): `localSolverHost(createWorkerPool())` in the
+ *   background itself, the same pool without the hop.
+ *
+ * Requests on one channel (one per tab) replace each other; `cancel` ends one search.
+ */
+import type { ReplyOf, RequestOf } from '../shared/messages';
+import type { SolverPool } from './pool';
+
+export interface SolverHost {
+  /** Search `request.board`; resolves with the move (and a note when it came from a fallback). */
+  solve(request: RequestOf<'offscreen/solve'>): Promise<ReplyOf<'offscreen/solve'>>;
+  /** Cancel a search; resolves once the host was told (a host that is not running has nothing to cancel). */
+  cancel(requestId: string, channel: string): Promise<void>;
+}
+
+/** A host that runs searches on a pool in this very context. */
+export function localSolverHost(pool: Pick<SolverPool, 'solve' | 'cancel'>): SolverHost {
+  return {
+    solve: (request) => pool.solve(request),
+    cancel: (requestId, channel) => {
+      pool.cancel(requestId, channel);
+      return Promise.resolve();
+    },
+  };
+}
