@@ -620,7 +620,9 @@ async function spendBudget(
     const left = deadline - now();
     if (left <= 0) break;
     // Start a step when the best move's share of it fits (searched first, it counts even if the rest is cut).
-    const fits = (growth: number): boolean => (iterationMs[n - 1] * growth * PV_SHARE) / Math.max(1, order.length) <= left;
+    // A small iteration's time is mostly overhead (yields, a busy machine), not work: never stop on it.
+    const fits = (growth: number): boolean =>
+      last < GROWTH_SAMPLE_MIN || (iterationMs[n - 1] * growth * PV_SHARE) / Math.max(1, order.length) <= left;
     const layerGrowth = lastStep === 'layer' && previous >= GROWTH_SAMPLE_MIN && last > previous ? Math.max(growthEstimate, last / previous) : growthEstimate;
     // When the probability cut-off bounds the tree (the work stopped growing) a layer adds nothing.
     const saturated = depth >= 3 && last >= GROWTH_SAMPLE_MIN && last <= previous * 1.1;
