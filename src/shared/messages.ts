@@ -59,6 +59,7 @@ export const MoveChoiceSchema: z.ZodType<MoveChoice> = z.object({
   ms: z.number(),
   valuesByDepth: z.array(MoveValuesSchema).optional(),
   samples: z.number().optional(),
+  engine: z.enum(['wasm', 'ts']).optional(),
 });
 
 export const RUN_STATES = ['idle', 'thinking', 'moving', 'won', 'over', 'paused', 'error'] as const;

@@ -25,7 +25,7 @@ describe('manifest.json', () => {
   });
 
   it('has a strict CSP for extension pages', () => {
-    expect(manifest.content_security_policy.extension_pages).toBe("script-src 'self'; object-src 'self'");
+    expect(manifest.content_security_policy.extension_pages).toBe("script-src 'self' 'wasm-unsafe-eval'; object-src 'self'");
   });
 
   it('declares the keyboard commands', () => {
