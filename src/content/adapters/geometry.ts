@@ -13,9 +13,9 @@
  * Checked on: tests/fixtures/pages/{react-like,vue-like,svelte-like,web-component,size3,no-game}.
  */
 import type { Direction, Grid } from '../../engine/types';
-import { DETECTION_LIMITS, checkTile, cellName, clockOf, isBoardSize, isTileValue, numberFromText, sendKeyMove, waitForBoard } from './common';
+import { DETECTION_LIMITS, checkTile, cellName, clockOf, continueByClicking, findWinControl, isBoardSize, isTileValue, numberFromText, sendKeyMove, waitForBoard } from './common';
 import { BoardReadError } from './types';
-import type { Adapter, AdapterContext, AdapterFactory, BoardReading, GameStatus, SettleResult } from './types';
+import type { Adapter, AdapterContext, AdapterFactory, BoardReading, ContinueResult, GameStatus, SettleResult } from './types';
 
 type Container = Element | ShadowRoot;
 
@@ -520,13 +520,26 @@ export class GeometryAdapter implements Adapter {
     return result;
   }
 
-  async continueAfterWin(): Promise<boolean> {
-    const root = this.layout ? rootNodeOf(this.layout) : this.context.document;
-    const candidates = [...Array.from(root.querySelectorAll('button, a, [role="button"]')), ...Array.from(this.context.document.querySelectorAll('button, a, [role="button"]'))];
-    const button = candidates.find((b) => /keep\s*(going|playing)|continue/i.test(b.textContent ?? ''));
-    if (!isHtmlElement(button)) return false;
-    button.click();
-    return true;
+  /** Only the "Keep going" of the win overlay over the board (findWinControl); never a link, never elsewhere. */
+  continueAfterWin(): Promise<ContinueResult> {
+    const boardElement = (): Element | null => {
+      const container = this.layout?.container;
+      if (!container) return null;
+      return isElement(container) ? container : isShadowRoot(container) ? container.host : null;
+    };
+    return continueByClicking({
+      winShown: () => {
+        try {
+          return this.readBoard().status === 'won';
+        } catch {
+          return false;
+        }
+      },
+      findControl: () => {
+        const board = boardElement();
+        return board ? findWinControl(board) : null;
+      },
+    });
   }
 }
 

@@ -10,7 +10,7 @@ import { createHmac } from 'node:crypto';
 import { runInNewContext } from 'node:vm';
 import { createPageBridge, verifyDetail } from '../../../src/content/bridge';
 import { hmacSha256Hex } from '../../../src/content/hmac';
-import { dispatchMoveKey, moveKeyInit } from '../../../src/content/keys';
+import { EditableFocusError, dispatchMoveKey, focusedEditable, moveKeyInit } from '../../../src/content/keys';
 import { channelName, makeToken } from '../../../src/page/bridge-protocol';
 import type { BridgeKeys } from '../../../src/page/bridge-protocol';
 import { mainWorldAgent } from '../../../src/page/main-world';
@@ -55,6 +55,39 @@ describe('keys', () => {
     const button = win.document.getElementById('b') as HTMLButtonElement;
     button.focus();
     expect(dispatchMoveKey(win.document, 'right')).toBe(button);
+  });
+
+  it('sends nothing while a text field has focus (input, textarea, select, contenteditable, inside a shadow root)', () => {
+    const win = freshWindow(
+      '<input id="i"><input id="r" type="range"><textarea id="t"></textarea><select id="s"><option>a</option></select>' +
+        '<div id="e" contenteditable="true"><span id="inner" tabindex="0">x</span></div><div id="host"></div>' +
+        '<input id="btn" type="button" value="ok"><div id="off" contenteditable="false" tabindex="0"></div><button id="b">x</button>',
+    );
+    const doc = win.document;
+    let seen = 0;
+    win.addEventListener('keydown', () => seen++, true);
+    const shadow = (doc.getElementById('host') as HTMLElement).attachShadow({ mode: 'open' });
+    shadow.innerHTML = '<input id="deep">';
+    const focusables: readonly [() => HTMLElement, boolean][] = [
+      [() => doc.getElementById('i') as HTMLElement, true],
+      [() => doc.getElementById('r') as HTMLElement, true],
+      [() => doc.getElementById('t') as HTMLElement, true],
+      [() => doc.getElementById('s') as HTMLElement, true],
+      [() => doc.getElementById('inner') as HTMLElement, true],
+      [() => shadow.getElementById('deep') as HTMLElement, true],
+      [() => doc.getElementById('btn') as HTMLElement, false],
+      [() => doc.getElementById('off') as HTMLElement, false],
+      [() => doc.getElementById('b') as HTMLElement, false],
+    ];
+    for (const [element, editable] of focusables) {
+      element().focus();
+      expect(focusedEditable(doc) !== null, element().id).toBe(editable);
+      if (editable) expect(() => dispatchMoveKey(doc, 'up')).toThrow(EditableFocusError);
+      else dispatchMoveKey(doc, 'up');
+    }
+    expect(seen).toBe(3);
+    (doc.activeElement as HTMLElement | null)?.blur();
+    expect(focusedEditable(doc)).toBeNull();
   });
 });
 
@@ -312,7 +345,7 @@ describe('main-world bridge', () => {
     game.state = 'gameWon';
     store.sanitize();
     expect(adapter.readBoard().status).toBe('won');
-    expect(await adapter.continueAfterWin()).toBe(true);
+    expect(await adapter.continueAfterWin()).toBe('continued');
     expect(adapter.readBoard().status).toBe('playing');
   });
 
