@@ -142,13 +142,6 @@ export function continueClassic(doc: Document): Promise<ContinueResult> {
   });
 }
 
-function clickIfPresent(doc: Document, selector: string): boolean {
-  const element = doc.querySelector(selector);
-  if (!element || typeof (element as HTMLElement).click !== 'function') return false;
-  (element as HTMLElement).click();
-  return true;
-}
-
 export class ClassicAdapter implements Adapter {
   readonly name = 'classic';
 

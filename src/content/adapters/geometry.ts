@@ -29,9 +29,6 @@ function isShadowRoot(node: Node | null | undefined): node is ShadowRoot {
 function isDocument(node: Node | null | undefined): node is Document {
   return !!node && node.nodeType === 9;
 }
-function isHtmlElement(node: Element | undefined): node is HTMLElement {
-  return !!node && typeof (node as HTMLElement).click === 'function';
-}
 
 const VALUE_CLASS = /^(?:tile|field|cell|value|num|number|block|square)[-_](\d{1,6})$/i;
 const EMPTY_CLASS = /^(?:empty|blank|(?:tile|field|cell|block|square)[-_](?:empty|blank|0))$/i;
