@@ -220,7 +220,7 @@ export class ReachChart extends Chart {
         scales: { x: { time: false }, y: { range: [0, 100] } },
         axes: [
           axis(c, { values: (_u, ticks) => ticks.map((i) => (Number.isInteger(i) ? String(this.tiles[i] ?? '') : '')), splits: () => this.tiles.map((_, i) => i) }),
-          axis(c, { values: (_u, ticks) => ticks.map((v) => `${v}%`) }),
+          axis(c, { values: (_u, ticks) => ticks.map((v) => `${v}%`), size: 46 }),
         ],
         series: [{}, ...this.labels.map((label, i) => ({ label, stroke: colors[i % colors.length], width: 2, points: { show: true, size: 6 } }))],
       },

@@ -78,6 +78,8 @@ export function renderBoardInto(element: HTMLElement, board: RunStatus['board'] 
   element.setAttribute('aria-label', t('boardLabel', filled.length, Math.max(0, ...cells)));
 }
 
+const RENDER_INTERVAL_MS = 150;
+
 export interface ControlsOptions {
   /** Called after each status change (the panel feeds its charts from it). */
   readonly onStatus?: (status: RunStatus | null, tabId: number | null) => void;
@@ -121,6 +123,7 @@ export class Controls {
   private shownHint: { choice: MoveChoice; moves: number } | null = null;
   private commandError = '';
   private lastAnnounced = '';
+  private renderTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(private readonly options: ControlsOptions = {}) {}
 
@@ -169,8 +172,20 @@ export class Controls {
   private acceptStatus(raw: unknown): void {
     const parsed = RunStatusSchema.safeParse(raw);
     this.status = parsed.success ? parsed.data : null;
-    this.render();
     this.options.onStatus?.(this.status, this.tabId);
+    this.scheduleRender();
+  }
+
+  /**
+   * Statuses come once per move (tens a second on a fast page): the page is redrawn at most every
+   * RENDER_INTERVAL_MS, with the newest one, so a page left open costs the game next to nothing.
+   */
+  private scheduleRender(): void {
+    if (this.renderTimer !== null) return;
+    this.renderTimer = setTimeout(() => {
+      this.renderTimer = null;
+      this.render();
+    }, RENDER_INTERVAL_MS);
   }
 
   // ------------------------------------------------------------------------------------ rendering
