@@ -73,7 +73,7 @@ async function main(): Promise<void> {
     await panel.getByRole('link', { name: /Replay the game/ }).first().click();
     await new Promise((done) => setTimeout(done, 500));
     await panel.keyboard.press('ArrowLeft');
-    await panel.setViewportSize({ width: 420, height: 420 });
+    await panel.setViewportSize({ width: 420, height: 470 });
     await panel.screenshot({ path: join(DOCS, 'replay.png') });
     console.log('screenshots: docs/{popup,popup-dark,panel,panel-dark,history,replay}.png');
   } finally {

@@ -149,7 +149,7 @@ class ThinkChart extends Chart {
         axes: [
           axis(c),
           axis(c, { scale: 'ms', values: (_u, ticks) => ticks.map((v) => `${compact(v)}`) }),
-          axis(c, { scale: 'depth', side: 1, grid: { show: false }, size: 28 }),
+          axis(c, { scale: 'depth', side: 1, grid: { show: false }, size: 30, incrs: [1, 2, 5], values: (_u, ticks) => ticks.map((v) => (Number.isInteger(v) ? String(v) : '')) }),
         ],
         series: [
           {},

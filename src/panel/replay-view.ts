@@ -63,7 +63,7 @@ export class ReplayView {
     ui.title.textContent = t('replayTitle', strategyLabel(game.strategy), game.site || '—', date);
     ui.slider.max = String(this.frames.length - 1);
     this.go(this.frames.length - 1);
-    ui.slider.focus();
+    ui.slider.focus({ preventScroll: true });
   }
 
   hide(): void {
