@@ -41,14 +41,19 @@ function seriesOf(tabId: number | null): LiveSeries {
   return series;
 }
 
-// Charts redraw at most every 250 ms (at least once a second while moves come in), never per status.
+/**
+ * Charts redraw at most every CHART_INTERVAL_MS (so at least once a second while moves come in), never
+ * per status: the panel shares its renderer's main thread with the offscreen solver host, and every
+ * millisecond it spends is one the game may wait for.
+ */
+const CHART_INTERVAL_MS = 900;
 let drawTimer: ReturnType<typeof setTimeout> | null = null;
 function scheduleDraw(): void {
   if (drawTimer !== null) return;
   drawTimer = setTimeout(() => {
     drawTimer = null;
     drawLive();
-  }, 250);
+  }, CHART_INTERVAL_MS);
 }
 
 function drawLive(): void {

@@ -78,7 +78,7 @@ export function renderBoardInto(element: HTMLElement, board: RunStatus['board'] 
   element.setAttribute('aria-label', t('boardLabel', filled.length, Math.max(0, ...cells)));
 }
 
-const RENDER_INTERVAL_MS = 150;
+const RENDER_INTERVAL_MS = 250;
 
 export interface ControlsOptions {
   /** Called after each status change (the panel feeds its charts from it). */
