@@ -1,6 +1,5 @@
-// Unit tests run outside the extension: the English messages answer t().
-import { readFileSync } from 'node:fs';
+// Unit tests run outside the extension: the English messages answer t() (in node and jsdom environments alike).
+import en from '../../public/_locales/en/messages.json';
 import { useMessages } from '../../src/ui/i18n';
-import type { MessageTable } from '../../src/ui/i18n';
 
-useMessages(JSON.parse(readFileSync(new URL('../../public/_locales/en/messages.json', import.meta.url), 'utf8')) as MessageTable);
+useMessages(en);
