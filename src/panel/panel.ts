@@ -125,12 +125,20 @@ async function start(): Promise<void> {
     await controls.start(fixedTab);
     return;
   }
-  const win = await chrome.windows.getCurrent();
-  const [tab] = await chrome.tabs.query({ active: true, windowId: win.id });
+  // Listen before anything is awaited: an activation while the panel starts is not lost.
+  const own: { windowId?: number; started: boolean } = { started: false };
+  let activated: { tabId: number; windowId: number }[] = [];
   chrome.tabs.onActivated.addListener((info) => {
-    if (info.windowId === win.id) void controls.setTab(info.tabId);
+    if (!own.started) activated.push(info);
+    else if (info.windowId === own.windowId) void controls.setTab(info.tabId);
   });
-  await controls.start(tab?.id ?? null);
+  const windowId = (await chrome.windows.getCurrent()).id;
+  own.windowId = windowId;
+  const [tab] = await chrome.tabs.query({ active: true, windowId });
+  const latest = activated.filter((info) => info.windowId === windowId).at(-1);
+  activated = [];
+  own.started = true;
+  await controls.start(latest?.tabId ?? tab?.id ?? null);
 }
 
 void start();

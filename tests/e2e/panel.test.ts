@@ -48,8 +48,9 @@ describe('side panel', () => {
 
   it('plays from the panel and draws the live charts while the game goes on', async () => {
     await session.inExtension(() => chrome.storage.local.remove('games'), null);
-    // random plays to a game over within seconds.
-    await session.setSettings({ strategy: 'random' });
+    // random plays to a game over in 100–200 moves; a pause between moves makes that last long enough
+    // (several seconds) to see the charts redrawn a few times while the game is played.
+    await session.setSettings({ strategy: 'random', pauseMs: 60 });
     game = await freshGame();
     panel = await openPanel(game.tabId);
     await expect.poll(() => panel.locator('#chart-score canvas').count()).toBeGreaterThan(0);
@@ -142,6 +143,7 @@ describe('side panel', () => {
     // Without ?tabId the panel follows the active tab of its window (as the side panel does).
     const following = await session.context.newPage();
     await following.goto(`chrome-extension://${session.extensionId}/${PANEL_PATH}`);
+    await expect.poll(() => following.locator('#site').innerText()).not.toBe('—');
     const played = (await session.status(game.tabId))!.moves;
     expect(played).toBeGreaterThan(0);
     await game.page.bringToFront();
