@@ -5,6 +5,7 @@ export default defineConfig({
     include: ['tests/unit/**/*.test.ts'],
     environment: 'node',
     globalSetup: ['tests/unit/global-setup.ts'],
+    setupFiles: ['tests/unit/setup-i18n.ts'],
     testTimeout: 30_000,
   },
 });

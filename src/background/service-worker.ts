@@ -215,6 +215,11 @@ chrome.tabs.onRemoved.addListener((tabId) => {
 });
 
 chrome.commands.onCommand.addListener((command, tab) => {
+  if (command === 'open-panel') {
+    // sidePanel.open needs the user's gesture: called at once, before anything is awaited.
+    if (tab?.windowId !== undefined) chrome.sidePanel.open({ windowId: tab.windowId }).catch(() => undefined);
+    return;
+  }
   void (async () => {
     const tabId = tab?.id ?? (await chrome.tabs.query({ active: true, lastFocusedWindow: true }))[0]?.id;
     if (tabId === undefined) return;

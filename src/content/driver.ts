@@ -354,7 +354,7 @@ export class Driver {
 
     // 4. Count it (a board that is not one move later is a desync: go on from what the page shows) and report.
     const desynced = !isSuccessor(before, after.grid, move);
-    this.game.count(applyMove(before, move).score, desynced);
+    this.game.count(applyMove(before, move).score, desynced, { before, move, after: after.grid, thinkMs: choice.ms });
     this.status.moves += 1;
     const elapsed = (this.now() - this.runStartedAt) / 1000;
     this.setStatus({
@@ -362,6 +362,7 @@ export class Driver {
       lastMove: move,
       values: choice.values,
       depth: choice.depth,
+      thinkMs: choice.ms,
       board: wire(after.grid),
       bestTile: Math.max(maxTile(after.grid), 0),
       score: after.score ?? this.game.score,
@@ -455,7 +456,12 @@ export class Driver {
   }
 
   private recordGame(outcome: GameRecord['outcome']): void {
-    const record = this.game.finish(outcome, this.status, this.settings.strategy, this.board.current?.name ?? 'unknown', this.now());
+    const record = this.game.finish(outcome, this.status, this.settings.strategy, this.board.current?.name ?? 'unknown', this.now(), {
+      thinkMs: this.settings.thinkMs,
+      pauseMs: this.settings.pauseMs,
+      depth: this.settings.depth,
+      playouts: this.settings.playouts,
+    });
     if (record) this.send('content/game-finished', { record }).catch(() => undefined);
   }
 }
