@@ -4,6 +4,7 @@
  */
 import type { TableSpec } from './formation';
 import { FORMATIONS, capsOf, layoutOf } from './formation';
+import { ABSENT_CHUNK } from './table';
 import type { EndgameTable } from './table';
 
 interface TablesExports {
@@ -83,10 +84,10 @@ export class TableBuilder {
     if (x.chunkTotal() !== layout.chunkCount || x.chunkEntries() !== layout.chunkSize) {
       throw new Error(`endgame table ${describeSpec(spec)}: layout mismatch between the builder and the lookup`);
     }
-    const directory = new Uint32Array(x.memory.buffer, x.directoryPtr(), layout.chunkCount).slice();
-    const entries = new Uint8Array(x.memory.buffer, x.tablePtr(), x.allocatedEntries()).slice();
+    const built = new Uint32Array(x.memory.buffer, x.directoryPtr(), layout.chunkCount);
+    const pool = new Uint8Array(x.memory.buffer, x.tablePtr(), x.allocatedEntries());
     return {
-      table: { spec, directory, entries },
+      table: compact(spec, built, pool, layout.chunkSize),
       states: x.solvedStates(),
       memoryBytes: x.memoryBytes(),
       ms: performance.now() - started,
@@ -97,6 +98,33 @@ export class TableBuilder {
   exactValue(chunk: number, offset: number): number {
     return this.#exports.workValue(chunk, offset);
   }
+}
+
+/**
+ * Keep only the chunks holding a non-zero entry (success probability ≥ 1/126): most positions of a table
+ * are lost (a free cell over its cap soon), and a whole chunk of them reads as 0 when absent.
+ */
+function compact(spec: TableSpec, directory: Uint32Array, pool: Uint8Array, chunkSize: number): EndgameTable {
+  const kept = new Uint32Array(directory.length).fill(ABSENT_CHUNK);
+  let count = 0;
+  for (let c = 0; c < directory.length; c++) {
+    const base = directory[c]!;
+    if (base === ABSENT_CHUNK) continue;
+    const start = base * chunkSize;
+    for (let i = start; i < start + chunkSize; i++) {
+      if ((pool[i]! & 63) !== 0) {
+        kept[c] = count++;
+        break;
+      }
+    }
+  }
+  const entries = new Uint8Array(count * chunkSize);
+  for (let c = 0; c < directory.length; c++) {
+    if (kept[c] === ABSENT_CHUNK) continue;
+    const start = directory[c]! * chunkSize;
+    entries.set(pool.subarray(start, start + chunkSize), kept[c]! * chunkSize);
+  }
+  return { spec, directory: kept, entries };
 }
 
 export function describeSpec(spec: TableSpec): string {

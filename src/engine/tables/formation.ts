@@ -36,7 +36,7 @@ export const FORMATIONS: Readonly<Record<FormationName, Formation>> = {
     anchor: 4,
     free: [12, 13, 14, 15, 8, 9, 10, 11],
     goalCells: [8],
-    chunkCells: 4,
+    chunkCells: 2,
   },
   // Six big tiles in a 3x2 corner block (snake 0 1 2 / 6 5 4), the anchor at (1, 0); ten free cells.
   block6: {
@@ -46,7 +46,7 @@ export const FORMATIONS: Readonly<Record<FormationName, Formation>> = {
     anchor: 4,
     free: [12, 13, 14, 15, 3, 7, 8, 9, 10, 11],
     goalCells: [8],
-    chunkCells: 4,
+    chunkCells: 3,
   },
   // A tiny formation for tests: 13 fixed cells, the anchor at (3, 0), the other 3 cells of the bottom row free.
   tiny3: {
