@@ -55,6 +55,8 @@ export interface DriverEnvironment {
   readonly now?: () => number;
   /** Publish performance entries ('autopilot:detect', 'autopilot:read'); default true. */
   readonly measure?: boolean;
+  /** False once this script has lost its extension (reloaded, updated): no key may be sent then. Default: always true. */
+  readonly alive?: () => boolean;
 }
 
 type CommandReply = ReplyOf<'content/command'>;
@@ -71,6 +73,7 @@ export class Driver {
   private status: RunStatus;
   private readonly timing: DriverTiming;
   private readonly now: () => number;
+  private readonly alive: () => boolean;
   private readonly send: Send;
   private readonly board: BoardAccess;
   private readonly solver: SolverClient;
@@ -90,6 +93,7 @@ export class Driver {
     this.settings = settings;
     this.timing = { ...DEFAULT_TIMING, ...env.timing };
     this.now = env.now ?? (() => Date.now());
+    this.alive = env.alive ?? (() => true);
     this.send = createSend(env.sendMessage);
     this.status = {
       ...initialStatus(settings.strategy, this.now()),
@@ -117,10 +121,22 @@ export class Driver {
     if (strategyChanged) this.setStatus({ strategy: settings.strategy });
   }
 
+  /** Stand down for good (the script lost its extension): stop watching the page, end any run, send nothing more. */
   dispose(): void {
     this.stopWatching?.();
     this.stopWatching = null;
     this.requestStop();
+  }
+
+  /**
+   * The page is going away (`pagehide`: a navigation, or into the back-forward cache): the run stops
+   * here and its game is recorded now, while messages still get out. Nothing resumes when the page comes
+   * back from the cache: a stopped run stays stopped until the next Solve.
+   */
+  pageHidden(): void {
+    if (!this.running && !this.busy) return;
+    this.requestStop();
+    this.recordGame('stopped');
   }
 
   /** Run a command; a failure the user should read is thrown (the protocol answers it as an error). */
@@ -291,6 +307,7 @@ export class Driver {
   }
 
   private interrupted(): Outcome | null {
+    if (!this.alive()) return 'stopped';
     if (this.pauseRequested) return 'paused';
     if (this.stopRequested) return 'stopped';
     return null;
@@ -302,6 +319,7 @@ export class Driver {
     // 1. The board, and whether the game goes on.
     const read = await this.readForMove();
     const adapter = read.adapter;
+    this.game.observe(read.reading.grid, this.now());
     const reading = await this.pastTheWin(adapter, read.reading);
     if (typeof reading === 'string') return reading;
     const end = this.endOfGame(reading);
@@ -344,6 +362,7 @@ export class Driver {
     const elapsed = (this.now() - this.runStartedAt) / 1000;
     this.setStatus({
       state: this.interrupted() ? this.status.state : this.running ? 'thinking' : 'idle',
+      gameId: this.game.id,
       lastMove: move,
       values: choice.values,
       depth: choice.depth,
