@@ -12,7 +12,7 @@
  */
 import { applyMove, isSuccessor, legalMoves, maxTile } from '../engine/index';
 import type { Grid, MoveChoice, MoveValues, SearchOptions } from '../engine/types';
-import { createSend, initialStatus } from '../shared/messages';
+import { boundText, createSend, initialStatus } from '../shared/messages';
 import type { Command, GameRecord, ReplyOf, RunState, RunStatus, Send, Transport } from '../shared/messages';
 import type { Settings } from '../shared/settings';
 import type { Adapter, AdapterFactory, BoardReading, PageBridge } from './adapters/types';
@@ -450,6 +450,9 @@ export class Driver {
   /** Update the status; `broadcast` false keeps it local (the next report carries it). */
   private setStatus(patch: Partial<RunStatus> & { state?: RunState }, broadcast = true): void {
     this.status = { ...this.status, ...patch, updatedAt: this.now() };
+    // Bounded as the protocol requires (an error's text can be anything): cut here rather than lose the status.
+    if (this.status.message !== undefined) this.status.message = boundText(this.status.message);
+    if (this.status.note !== undefined) this.status.note = boundText(this.status.note);
     if (patch.values === undefined && 'values' in patch) delete (this.status as { values?: MoveValues }).values;
     if (!broadcast) return;
     this.lastSentState = this.status.state;
