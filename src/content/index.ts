@@ -16,7 +16,7 @@
  * changes in chrome.storage.local, and runs the Driver.
  */
 import { listen } from '../shared/messages';
-import { openLifeline, runtimeAlive, sendRaw } from '../platform/runtime';
+import { openLifeline, runtimeLiveness, sendRaw } from '../platform/runtime';
 import { DEFAULT_SETTINGS, SETTINGS_STORAGE_KEY, normalizeSettings } from '../shared/settings';
 import { ADAPTERS } from './adapters/index';
 import { KEYS_GLOBAL, isChannel, isSecret } from '../page/bridge-protocol';
@@ -77,6 +77,7 @@ function start(): ContentInstance {
     }
     if (scope[CONTENT_MARK] === instance) delete scope[CONTENT_MARK];
   };
+  const runtimeAlive = runtimeLiveness();
   const alive = (): boolean => {
     if (stoodDown) return false;
     if (runtimeAlive()) return true;
@@ -112,8 +113,9 @@ function start(): ContentInstance {
     if (area !== 'local' || !(SETTINGS_STORAGE_KEY in changes) || !alive()) return;
     driver.updateSettings(normalizeSettings(changes[SETTINGS_STORAGE_KEY].newValue));
   };
-  chrome.storage.onChanged.addListener(onSettings);
-  cleanups.push(() => chrome.storage.onChanged.removeListener(onSettings));
+  const onChanged = chrome.storage.onChanged;
+  onChanged.addListener(onSettings);
+  cleanups.push(() => onChanged.removeListener(onSettings));
 
   cleanups.push(
     listen('content', {

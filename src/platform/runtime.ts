@@ -38,8 +38,10 @@ export function sendRaw(message: unknown, target?: TabTarget): Promise<unknown> 
 export function onRawMessage(listener: RawListener): () => void {
   const wrapped = (message: unknown, sender: chrome.runtime.MessageSender, sendResponse: (reply: unknown) => void): boolean =>
     listener(message, sender, sendResponse);
-  chrome.runtime.onMessage.addListener(wrapped);
-  return () => chrome.runtime.onMessage.removeListener(wrapped);
+  // The event object of this context, kept for the removal (a later script in the same world may see another).
+  const onMessage = chrome.runtime.onMessage;
+  onMessage.addListener(wrapped);
+  return () => onMessage.removeListener(wrapped);
 }
 
 /** This extension's id. */
@@ -80,6 +82,26 @@ export function runtimeAlive(): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * A check of this very context's runtime, captured now: if a later script in the same world were handed
+ * a new `chrome` object, this one still answers for the runtime it started with.
+ */
+export function runtimeLiveness(): () => boolean {
+  let runtime: typeof chrome.runtime | undefined;
+  try {
+    runtime = chrome.runtime;
+  } catch {
+    runtime = undefined;
+  }
+  return () => {
+    try {
+      return typeof runtime?.id === 'string';
+    } catch {
+      return false;
+    }
+  };
 }
 
 /** The name of the port a content script holds open to the background to learn that it was orphaned. */
