@@ -43,7 +43,7 @@ export function readingFromSnapshot(snapshot: StoreSnapshot): BoardReading {
     default:
       status = 'unknown';
       // Fixed wording: the state name comes from the page, which must not write into the popup.
-      note = 'the game is in a state the autopilot does not play';
+      note = /powerup/i.test(snapshot.state) ? 'a powerup selection is open: finish it by hand' : 'the game is in a state the autopilot does not play';
   }
   const reading: BoardReading = { grid: { rows, cols, cells }, score: snapshot.score, status };
   return note ? { ...reading, note } : reading;
