@@ -7,6 +7,9 @@
  *   `standaloneFiles` makes each one self-contained classic script (IIFE, no imports).
  * - The offscreen document is not named in the manifest: it is an extra build input. Its solver workers
  *   are ES-module workers (`new Worker(new URL(...), {type: 'module'})`).
+ * - `vite build --mode firefox` builds the Firefox variant into dist-firefox/ from the manifest that
+ *   scripts/firefox-manifest.ts derives (an event page instead of the service worker, a gecko id, no
+ *   offscreen permission); crxjs's `browser: 'firefox'` emits the background loader for it.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -15,6 +18,8 @@ import type { Plugin } from 'vite';
 import { crx } from '@crxjs/vite-plugin';
 import type { ManifestV3Export } from '@crxjs/vite-plugin';
 import manifest from './manifest.json';
+import { firefoxManifest } from './scripts/firefox-manifest';
+import { noStringEvaluation } from './scripts/vite-no-eval';
 
 const INJECTED_SCRIPTS = ['src/content/index.ts', 'src/page/main-world.ts'];
 
@@ -45,27 +50,40 @@ function keepInjectedScriptsPrivate(): Plugin {
   };
 }
 
-export default defineConfig({
-  plugins: [
-    crx({
-      manifest: manifest as ManifestV3Export,
-      contentScripts: { standaloneFiles: INJECTED_SCRIPTS },
-    }),
-    keepInjectedScriptsPrivate(),
-  ],
-  build: {
-    outDir: 'dist',
-    emptyOutDir: true,
-    target: 'chrome116',
-    sourcemap: false,
-    rolldownOptions: {
-      input: {
-        offscreen: 'src/offscreen/offscreen.html',
+/** What differs between the Chrome build (`dist/`) and the Firefox build (`dist-firefox/`, mode "firefox"). */
+function browserTarget(mode: string) {
+  return mode === 'firefox'
+    ? { browser: 'firefox' as const, manifest: firefoxManifest(manifest), outDir: 'dist-firefox', target: 'firefox128' }
+    : { browser: 'chrome' as const, manifest, outDir: 'dist', target: 'chrome116' };
+}
+
+export default defineConfig(({ mode }) => {
+  const target = browserTarget(mode);
+  return {
+    plugins: [
+      noStringEvaluation(),
+      crx({
+        manifest: target.manifest as ManifestV3Export,
+        browser: target.browser,
+        contentScripts: { standaloneFiles: INJECTED_SCRIPTS },
+      }),
+      keepInjectedScriptsPrivate(),
+    ],
+    build: {
+      outDir: target.outDir,
+      emptyOutDir: true,
+      target: target.target,
+      sourcemap: false,
+      rolldownOptions: {
+        input: {
+          offscreen: 'src/offscreen/offscreen.html',
+        },
       },
     },
-  },
-  worker: {
-    format: 'es',
-  },
-  server: { port: 5173, strictPort: true, hmr: { port: 5173 } },
+    worker: {
+      format: 'es',
+      plugins: () => [noStringEvaluation()],
+    },
+    server: { port: 5173, strictPort: true, hmr: { port: 5173 } },
+  };
 });

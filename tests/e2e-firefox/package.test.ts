@@ -1,0 +1,84 @@
+/**
+ * The Firefox build as a store would get it, without a browser: dist-firefox/manifest.json (an MV3
+ * event page with a gecko id, the tested minimum version and the data collection declaration, no
+ * permission beyond the Chrome build's), both store packages in release/, and `web-ext lint`.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { unzipSync } from 'fflate';
+import { describe, expect, it } from 'vitest';
+import { FIREFOX_MIN_VERSION, GECKO_ID } from '../../scripts/firefox-manifest';
+import { FIREFOX_DIST_DIR, REPO_ROOT } from './support/harness';
+
+interface BuiltManifest {
+  manifest_version: number;
+  version: string;
+  background: { service_worker?: string; scripts?: string[]; type?: string };
+  permissions: string[];
+  host_permissions: string[];
+  optional_host_permissions?: string[];
+  browser_specific_settings?: { gecko?: { id?: string; strict_min_version?: string; data_collection_permissions?: { required?: string[] } } };
+}
+
+function readManifest(dir: string): BuiltManifest {
+  return JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as BuiltManifest;
+}
+
+const chrome = readManifest(join(REPO_ROOT, 'dist'));
+const firefox = readManifest(FIREFOX_DIST_DIR);
+
+describe('the Firefox build', () => {
+  it('is an MV3 event page with a gecko id, the tested minimum version and no data collection', () => {
+    expect(firefox.manifest_version).toBe(3);
+    expect(firefox.background.service_worker).toBeUndefined();
+    expect(firefox.background.scripts).toHaveLength(1);
+    expect(existsSync(join(FIREFOX_DIST_DIR, firefox.background.scripts![0]))).toBe(true);
+    expect(firefox.browser_specific_settings?.gecko).toEqual({
+      id: GECKO_ID,
+      strict_min_version: FIREFOX_MIN_VERSION,
+      data_collection_permissions: { required: ['none'] },
+    });
+  });
+
+  it('asks for no permission the Chrome build does not ask for', () => {
+    for (const permission of firefox.permissions) expect(chrome.permissions).toContain(permission);
+    expect(firefox.permissions).not.toContain('offscreen');
+    expect(firefox.host_permissions).toEqual(chrome.host_permissions);
+    expect(firefox.optional_host_permissions).toEqual(chrome.optional_host_permissions);
+  });
+
+  it('is packed for both stores in release/', () => {
+    const zips = readdirSync(join(REPO_ROOT, 'release'));
+    for (const [browser, manifest] of [['chrome', chrome], ['firefox', firefox]] as const) {
+      const name = `2048-autopilot-${manifest.version}-${browser}.zip`;
+      expect(zips).toContain(name);
+      const files = unzipSync(readFileSync(join(REPO_ROOT, 'release', name)));
+      expect(JSON.parse(new TextDecoder().decode(files['manifest.json']))).toEqual(manifest);
+    }
+  });
+
+  it('passes web-ext lint: no error, and no warning but the reviewed one', () => {
+    const run = spawnSync(
+      process.execPath,
+      [join(REPO_ROOT, 'node_modules/web-ext/bin/web-ext.js'), 'lint', '--source-dir', FIREFOX_DIST_DIR, '--output', 'json', '--no-config-discovery'],
+      { encoding: 'utf8', timeout: 60_000 },
+    );
+    const report = JSON.parse(run.stdout) as {
+      summary: { errors: number; warnings: number; notices: number };
+      errors: { code: string; file?: string; message: string }[];
+      warnings: { code: string; file?: string; message: string }[];
+    };
+    expect(report.errors).toEqual([]);
+    // The one warning left is by design: the main-world script imports the page's own module scripts
+    // (play2048.co's game store, SITES.md §2) in the page's world, with the page's privileges; a linter
+    // cannot tell that URL from a remote one.
+    // TEMPORARY (phase A): the background still names chrome.offscreen until the Firefox solver host lands.
+    const unexpected = report.warnings.filter(
+      (w) =>
+        !(w.code === 'UNSAFE_VAR_ASSIGNMENT' && /main-world/.test(w.file ?? '') && /import/.test(w.message)) &&
+        !(w.code === 'UNSUPPORTED_API' && /^offscreen\./.test(w.message)),
+    );
+    expect(unexpected).toEqual([]);
+  });
+});

