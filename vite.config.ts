@@ -9,7 +9,9 @@
  *   are ES-module workers (`new Worker(new URL(...), {type: 'module'})`).
  * - `vite build --mode firefox` builds the Firefox variant into dist-firefox/ from the manifest that
  *   scripts/firefox-manifest.ts derives (an event page instead of the service worker, a gecko id, no
- *   offscreen permission); crxjs's `browser: 'firefox'` emits the background loader for it.
+ *   offscreen permission); crxjs's `browser: 'firefox'` emits the background loader for it. The
+ *   `__EXTENSION_BROWSER__` constant tells src/platform/runtime.ts which browser the build is for; the
+ *   Firefox build has no offscreen document (its background event page hosts the solver).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -50,11 +52,31 @@ function keepInjectedScriptsPrivate(): Plugin {
   };
 }
 
+/**
+ * Web Workers have no extension API: the solver worker imports the protocol module for its schemas, and
+ * webextension-polyfill would refuse to load there, so workers get the stand-in (scripts/no-browser.ts).
+ */
+function noBrowserInWorkers(): Plugin {
+  return {
+    name: 'no-browser-in-workers',
+    enforce: 'pre',
+    resolveId(id) {
+      return id === 'webextension-polyfill' ? resolve('scripts/no-browser.ts') : null;
+    },
+  };
+}
+
 /** What differs between the Chrome build (`dist/`) and the Firefox build (`dist-firefox/`, mode "firefox"). */
-function browserTarget(mode: string) {
+function browserTarget(mode: string): {
+  browser: 'chrome' | 'firefox';
+  manifest: object;
+  outDir: string;
+  target: string;
+  pages: Record<string, string>;
+} {
   return mode === 'firefox'
-    ? { browser: 'firefox' as const, manifest: firefoxManifest(manifest), outDir: 'dist-firefox', target: 'firefox128' }
-    : { browser: 'chrome' as const, manifest, outDir: 'dist', target: 'chrome116' };
+    ? { browser: 'firefox', manifest: firefoxManifest(manifest), outDir: 'dist-firefox', target: 'firefox128', pages: {} }
+    : { browser: 'chrome', manifest, outDir: 'dist', target: 'chrome116', pages: { offscreen: 'src/offscreen/offscreen.html' } };
 }
 
 export default defineConfig(({ mode }) => {
@@ -75,14 +97,15 @@ export default defineConfig(({ mode }) => {
       target: target.target,
       sourcemap: false,
       rolldownOptions: {
-        input: {
-          offscreen: 'src/offscreen/offscreen.html',
-        },
+        // Pages the manifest does not name: Chrome's offscreen solver host (Firefox needs none).
+        input: target.pages,
       },
     },
+    // The browser the build is for, read by src/platform/runtime.ts only.
+    define: { __EXTENSION_BROWSER__: JSON.stringify(target.browser) },
     worker: {
       format: 'es',
-      plugins: () => [noStringEvaluation()],
+      plugins: () => [noStringEvaluation(), noBrowserInWorkers()],
     },
     server: { port: 5173, strictPort: true, hmr: { port: 5173 } },
   };

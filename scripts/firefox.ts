@@ -48,8 +48,10 @@ export function geckoIdOf(extensionDir: string): string {
 }
 
 /** Profile preferences for a quiet test browser with the add-on's UUID fixed. */
-export function firefoxPrefs(geckoId: string, uuid: string, grantHostsAtInstall: boolean): Record<string, unknown> {
+export function firefoxPrefs(geckoId: string, uuid: string, grantHostsAtInstall: boolean, backgroundIdleMs?: number): Record<string, unknown> {
   return {
+    // How long an idle event page lives (Firefox's default is 30 s); tests of the unload shorten it.
+    ...(backgroundIdleMs === undefined ? {} : { 'extensions.background.idle.timeout': backgroundIdleMs }),
     'extensions.webextensions.uuids': JSON.stringify({ [geckoId]: uuid }),
     'extensions.originControls.grantByDefault': grantHostsAtInstall,
     'extensions.webextOptionalPermissionPrompts': false,
@@ -67,6 +69,8 @@ export interface FirefoxLaunchOptions {
   readonly headless?: boolean;
   /** Grant the declared host permissions at install (Firefox's default); false starts with none. */
   readonly grantHostsAtInstall?: boolean;
+  /** Unload the idle background event page after this many ms (Firefox's default: 30 000). */
+  readonly backgroundIdleMs?: number;
 }
 
 export interface FirefoxExtensionBrowser {
@@ -90,7 +94,7 @@ export async function launchFirefoxWithExtension(options: FirefoxLaunchOptions):
     executablePath,
     headless: options.headless ?? true,
     args: ['--remote-allow-system-access'],
-    extraPrefsFirefox: firefoxPrefs(geckoId, uuid, options.grantHostsAtInstall ?? true),
+    extraPrefsFirefox: firefoxPrefs(geckoId, uuid, options.grantHostsAtInstall ?? true, options.backgroundIdleMs),
     defaultViewport: { width: 900, height: 900 },
   });
   let closed = false;
@@ -133,6 +137,34 @@ export async function waitForDocument(page: Page, url: string, timeoutMs = 10_00
       // The document is being replaced.
     }
     if (Date.now() > deadline) throw new Error(`${url} did not load within ${timeoutMs} ms`);
+    await new Promise((done) => setTimeout(done, 100));
+  }
+}
+
+/**
+ * Open an add-on page (e.g. the popup with `?tabId=N`) in its own popup window, asked of `control` (an
+ * add-on page: it has `browser.windows`), and return it once loaded. Its own window keeps the game tab
+ * visible, so the game keeps its animation frames.
+ */
+export async function openExtensionWindow(ext: FirefoxExtensionBrowser, control: Page, path: string): Promise<Page> {
+  const url = ext.baseUrl + path;
+  const before = new Set(await ext.browser.pages());
+  await control.evaluate(
+    (u) =>
+      (globalThis as unknown as { browser: { windows: { create(d: object): Promise<unknown> } } }).browser.windows
+        .create({ url: u, type: 'popup', width: 420, height: 640 })
+        .then(() => true),
+    url,
+  );
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const page = (await ext.browser.pages()).find((p) => !before.has(p));
+    if (page) {
+      await waitForDocument(page, url);
+      await page.setViewport({ width: 420, height: 640 });
+      return page;
+    }
+    if (Date.now() > deadline) throw new Error(`The window for ${path} did not open`);
     await new Promise((done) => setTimeout(done, 100));
   }
 }

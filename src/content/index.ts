@@ -1,13 +1,13 @@
 /**
  * Content-script entry (isolated world), injected on demand by the background with
- * chrome.scripting.executeScript, before the main-world script (src/page/main-world.ts).
+ * scripting.executeScript, before the main-world script (src/page/main-world.ts).
  * Idempotent: a second injection into the same page finds the first one's mark and does nothing.
  *
  * It answers `content/ping` and `content/command` (through the protocol's `listen`), follows settings
- * changes in chrome.storage.local, and runs the Driver.
+ * changes in storage.local, and runs the Driver.
  */
 import { listen } from '../shared/messages';
-import { sendRaw } from '../platform/runtime';
+import { browser, sendRaw } from '../platform/runtime';
 import { DEFAULT_SETTINGS, SETTINGS_STORAGE_KEY, normalizeSettings } from '../shared/settings';
 import { ADAPTERS } from './adapters/index';
 import { createPageBridge } from './bridge';
@@ -35,12 +35,12 @@ function start(): void {
     DEFAULT_SETTINGS,
   );
 
-  chrome.storage.local
+  browser.storage.local
     .get(SETTINGS_STORAGE_KEY)
     .then((items) => driver.updateSettings(normalizeSettings(items[SETTINGS_STORAGE_KEY])))
     .catch(() => undefined);
 
-  chrome.storage.onChanged.addListener((changes, area) => {
+  browser.storage.onChanged.addListener((changes, area) => {
     if (area !== 'local' || !(SETTINGS_STORAGE_KEY in changes)) return;
     driver.updateSettings(normalizeSettings(changes[SETTINGS_STORAGE_KEY].newValue));
   });

@@ -1,6 +1,6 @@
 /**
  * The popup: commands for the game tab (Solve / Stop / Step / Hint), the settings, the live status the
- * background keeps in chrome.storage.session under `status:<tabId>`, and the game log.
+ * background keeps in storage.session under `status:<tabId>`, and the game log.
  *
  * The tab is `?tabId=N` when given (tests, a popup opened in its own window), else the active tab of the
  * last focused window. The popup talks to the background only through the typed protocol.
@@ -12,6 +12,7 @@ import type { Command, GameRecord, RunStatus } from '../shared/messages';
 import { DEFAULT_SETTINGS, SETTINGS_STORAGE_KEY, normalizeSettings } from '../shared/settings';
 import type { Settings } from '../shared/settings';
 import { GAMES_STORAGE_KEY, readGames, statusKey } from '../background/logic';
+import { SHORTCUTS_PAGE, browser } from '../platform/runtime';
 import {
   buttonStates,
   exportFileName,
@@ -19,6 +20,7 @@ import {
   hintText,
   moveText,
   originPattern,
+  permissionHosts,
   siteText,
   stateView,
   settingsFields,
@@ -39,6 +41,7 @@ const ui = {
   site: byId('site'),
   state: byId('state'),
   permission: byId('permission'),
+  permissionText: byId('permission-text'),
   allow: byId<HTMLButtonElement>('allow'),
   solve: byId<HTMLButtonElement>('solve'),
   stop: byId<HTMLButtonElement>('stop'),
@@ -232,7 +235,7 @@ function clampInt(raw: string, min: number, max: number, fallback: number): numb
 async function saveSettings(change: Partial<Settings>): Promise<void> {
   settings = normalizeSettings({ ...settings, ...change });
   renderSettings();
-  await chrome.storage.local.set({ [SETTINGS_STORAGE_KEY]: settings });
+  await browser.storage.local.set({ [SETTINGS_STORAGE_KEY]: settings });
 }
 
 function wireSettings(): void {
@@ -258,27 +261,19 @@ function wireSettings(): void {
 // ---------------------------------------------------------------------------------------------------
 // Permission for other sites
 
-async function checkPermission(): Promise<void> {
-  if (tabId === null) return;
-  let url: string | undefined;
-  try {
-    url = (await chrome.tabs.get(tabId)).url;
-  } catch {
-    url = undefined;
-  }
-  const pattern = originPattern(url);
-  if (!pattern) {
-    ui.permission.hidden = true;
-    return;
-  }
-  const granted = await chrome.permissions.contains({ origins: [pattern] });
-  ui.permission.hidden = granted;
+/** Show the permission box: what to allow, and a button that asks the browser for `origins`. */
+function askFor(text: string, label: string, origins: string[]): void {
+  ui.permissionText.textContent = text;
+  ui.allow.textContent = label;
+  ui.permission.hidden = false;
+  // permissions.request must run in the click itself (a user gesture), before any await.
   ui.allow.onclick = () => {
-    chrome.permissions.request({ origins: [pattern] }).then(
+    browser.permissions.request({ origins }).then(
       (ok) => {
-        ui.permission.hidden = ok;
-        if (!ok) commandError = 'Permission not granted: the autopilot can play here only while this popup was opened from the toolbar.';
+        if (!ok) commandError = 'Permission not granted: the autopilot can play there only while this popup was opened from the toolbar.';
+        else if (/permission/i.test(commandError)) commandError = '';
         render();
+        void checkPermission();
       },
       (err: unknown) => {
         commandError = err instanceof Error ? err.message : String(err);
@@ -286,6 +281,36 @@ async function checkPermission(): Promise<void> {
       },
     );
   };
+}
+
+/**
+ * Host access: first the sites the extension is for (the manifest's host permissions: Chrome grants them
+ * at install, Firefox lets the user grant or withhold them), then the tab's own site when it is another
+ * one (an optional permission, asked for per site).
+ */
+async function checkPermission(): Promise<void> {
+  if (tabId === null) return;
+  const declared = browser.runtime.getManifest().host_permissions ?? [];
+  if (declared.length > 0 && !(await browser.permissions.contains({ origins: declared }))) {
+    askFor(
+      `Allow 2048 Autopilot on the sites it plays on (${permissionHosts(declared).join(', ')}): the browser has not granted them yet.`,
+      'Allow on these sites',
+      declared,
+    );
+    return;
+  }
+  let url: string | undefined;
+  try {
+    url = (await browser.tabs.get(tabId)).url;
+  } catch {
+    url = undefined;
+  }
+  const pattern = originPattern(url);
+  if (!pattern || (await browser.permissions.contains({ origins: [pattern] }))) {
+    ui.permission.hidden = true;
+    return;
+  }
+  askFor('To play here after reloads too, allow the autopilot on this site.', 'Allow on this site', [pattern]);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -306,17 +331,17 @@ function exportGames(): void {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Keyboard shortcuts as the user has them (chrome://extensions/shortcuts can change them)
+// Keyboard shortcuts as the user has them (the browser's shortcuts page can change them)
 
 async function renderShortcuts(): Promise<void> {
-  const commands = await chrome.commands.getAll();
+  const commands = await browser.commands.getAll();
   for (const element of document.querySelectorAll<HTMLElement>('.shortcut[data-command]')) {
     const command = commands.find((c) => c.name === element.dataset.command);
     if (!command) continue;
     const keys = shortcutKeys(command.shortcut);
     if (keys.length === 0) {
       element.textContent = 'No key for';
-      element.title = 'Set one at chrome://extensions/shortcuts';
+      element.title = `Set one at ${SHORTCUTS_PAGE}`;
       continue;
     }
     const parts: (Node | string)[] = [];
@@ -336,7 +361,7 @@ async function renderShortcuts(): Promise<void> {
 async function resolveTabId(): Promise<number | null> {
   const fromUrl = tabIdFromSearch(location.search);
   if (fromUrl !== null) return fromUrl;
-  const [tab] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
+  const [tab] = await browser.tabs.query({ active: true, lastFocusedWindow: true });
   return tab?.id ?? null;
 }
 
@@ -356,7 +381,7 @@ async function start(): Promise<void> {
   void renderShortcuts().catch(() => undefined);
 
   tabId = await resolveTabId();
-  const local = await chrome.storage.local.get([SETTINGS_STORAGE_KEY, GAMES_STORAGE_KEY]);
+  const local = await browser.storage.local.get([SETTINGS_STORAGE_KEY, GAMES_STORAGE_KEY]);
   settings = normalizeSettings(local[SETTINGS_STORAGE_KEY]);
   games = readGames(local[GAMES_STORAGE_KEY]);
   renderSettings();
@@ -365,8 +390,8 @@ async function start(): Promise<void> {
     commandError = 'No tab to play in.';
   } else {
     const key = statusKey(tabId);
-    acceptStatus((await chrome.storage.session.get(key))[key]);
-    chrome.storage.onChanged.addListener((changes, area) => {
+    acceptStatus((await browser.storage.session.get(key))[key]);
+    browser.storage.onChanged.addListener((changes, area) => {
       if (area === 'session' && key in changes) acceptStatus(changes[key].newValue);
       if (area === 'local' && changes[SETTINGS_STORAGE_KEY]) {
         settings = normalizeSettings(changes[SETTINGS_STORAGE_KEY].newValue);

@@ -1,16 +1,20 @@
 /**
- * The Firefox harness itself: the add-on installs as a temporary add-on, its pages open at the known
- * base URL, fixture pages are served on 127.0.0.1, and the popup opens for a game tab given as ?tabId=N.
+ * The Firefox harness, and host access as Firefox grants it: the add-on starts without access to any
+ * site (a Firefox user grants an MV3 add-on's hosts, or not); the popup says what to allow, Solve then
+ * fails with that message and sends no key, and the popup's button grants access (a real click).
  */
 import { describe, expect, it } from 'vitest';
-import { FirefoxSession, popupText, useFirefoxSession } from './support/harness';
+import { FirefoxSession, clickButton, keysSeen, popupText, sleep, useFirefoxSession, waitFor, waitForPopupText } from './support/harness';
 
 let session: FirefoxSession;
-useFirefoxSession((started) => {
-  session = started;
-});
+useFirefoxSession(
+  (started) => {
+    session = started;
+  },
+  { grantHostAccess: false },
+);
 
-describe('Firefox harness', () => {
+describe('Firefox: the add-on and host access', () => {
   it('installs dist-firefox and opens the popup for a fixture page given as ?tabId=N', async () => {
     expect(session.ext.baseUrl).toMatch(/^moz-extension:\/\/[0-9a-f-]{36}\/$/);
     const game = await session.openGame('/pages/react-like/');
@@ -19,5 +23,30 @@ describe('Firefox harness', () => {
     const popup = await session.openPopup(game.tabId);
     expect(await popup.evaluate(() => location.search)).toBe(`?tabId=${game.tabId}`);
     expect(await popupText(popup)).toContain('Solve');
+  });
+
+  it('without host access the popup says what to allow, Solve explains and sends no key; Allow grants it', async () => {
+    expect(await session.hasHostAccess(session.origin)).toBe(false);
+    const game = await session.openGame('/classic/');
+    const popup = await session.openPopup(game.tabId);
+    await waitForPopupText(popup, 'Allow 2048 Autopilot on the sites it plays on (play2048.co, classic.play2048.co, 127.0.0.1, localhost)', {
+      timeoutMs: 10_000,
+    });
+
+    await clickButton(popup, 'solve');
+    await waitForPopupText(popup, 'No permission to play on this site', { timeoutMs: 10_000 });
+    await sleep(300);
+    expect(await keysSeen(game.page)).toBe(0);
+
+    await clickButton(popup, 'allow');
+    await waitFor(() => session.hasHostAccess(session.origin), (granted) => granted, { what: 'host access', timeoutMs: 10_000 });
+    await waitFor(() => popup.evaluate(() => (document.getElementById('permission') as HTMLElement).hidden), (hidden) => hidden, {
+      what: 'the permission box to go',
+      timeoutMs: 5_000,
+    });
+
+    await clickButton(popup, 'step');
+    const status = await session.waitForStatus(game.tabId, (s) => s.moves === 1 && !s.running, { what: 'one move after the grant' });
+    expect(status.state).not.toBe('error');
   });
 });

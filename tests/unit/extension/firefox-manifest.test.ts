@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import manifest from '../../manifest.json';
-import { FIREFOX_MIN_VERSION, GECKO_ID, firefoxManifest } from '../../scripts/firefox-manifest';
-import { findFirefox, firefoxPrefs } from '../../scripts/firefox';
+import manifest from '../../../manifest.json';
+import { FIREFOX_MIN_VERSION, GECKO_ID, firefoxManifest } from '../../../scripts/firefox-manifest';
+import { findFirefox, firefoxPrefs } from '../../../scripts/firefox';
+import { permissionHosts } from '../../../src/popup/view';
 
 describe('firefoxManifest', () => {
   const firefox = firefoxManifest(manifest);
@@ -45,5 +46,12 @@ describe('Firefox launcher', () => {
     const prefs = firefoxPrefs('a@b', '1234', false);
     expect(JSON.parse(String(prefs['extensions.webextensions.uuids']))).toEqual({ 'a@b': '1234' });
     expect(prefs['extensions.originControls.grantByDefault']).toBe(false);
+  });
+});
+
+describe('what differs in Firefox at run time', () => {
+  it('names the sites to allow in words', () => {
+    expect(permissionHosts(manifest.host_permissions)).toEqual(['play2048.co', 'classic.play2048.co', '127.0.0.1', 'localhost']);
+    expect(permissionHosts(['https://*/*', 'http://*/*'])).toEqual(['*']);
   });
 });
