@@ -2,16 +2,18 @@
  * Build of the extension (vite + @crxjs/vite-plugin): dist/ is the unpacked extension.
  *
  * - The manifest is the plain manifest.json.
- * - The content script and the MAIN-world script are injected on demand by the background
- *   (chrome.scripting.executeScript({files})); the background imports them with `?script`, and
- *   `standaloneFiles` makes each one self-contained classic script (IIFE, no imports).
+ * - The content script is injected on demand by the background (chrome.scripting.executeScript({files}));
+ *   the background imports it with `?script`, and `standaloneFiles` makes it one self-contained classic
+ *   script (IIFE, no imports). The main-world agent is no file: a function injected with its arguments
+ *   (src/background/inject.ts).
  * - The offscreen document is not named in the manifest: it is an extra build input. Its solver workers
  *   are ES-module workers (`new Worker(new URL(...), {type: 'module'})`).
  * - `vite build --mode firefox` builds the Firefox variant into dist-firefox/ from the manifest that
  *   scripts/firefox-manifest.ts derives (an event page instead of the service worker, a gecko id, no
  *   offscreen permission); crxjs's `browser: 'firefox'` emits the background loader for it. The
  *   `__EXTENSION_BROWSER__` constant tells src/platform/runtime.ts which browser the build is for; the
- *   Firefox build has no offscreen document (its background event page hosts the solver).
+ *   Firefox build has no offscreen document (its background event page hosts the solver); its sidebar is
+ *   the side panel's page.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -23,7 +25,21 @@ import manifest from './manifest.json';
 import { firefoxManifest } from './scripts/firefox-manifest';
 import { noStringEvaluation } from './scripts/vite-no-eval';
 
-const INJECTED_SCRIPTS = ['src/content/index.ts', 'src/page/main-world.ts'];
+/**
+ * `vite build --mode e2e` / `--mode e2e-firefox` (npm run build:e2e) write dist-e2e/ and dist-e2e-firefox/:
+ * the same extension plus host access to the loopback addresses the end-to-end tests, the demo and the
+ * overhead benchmark serve their pages on. The store builds (dist/, dist-firefox/, release/*.zip) never
+ * carry them.
+ */
+export const TEST_HOSTS = ['http://127.0.0.1/*', 'http://localhost/*'];
+
+function manifestFor(e2e: boolean): Omit<typeof manifest, 'host_permissions'> & { host_permissions: string[] } {
+  const declared: string[] = [...manifest.host_permissions];
+  return { ...manifest, host_permissions: e2e ? [...declared, ...TEST_HOSTS] : declared };
+}
+
+// The main-world agent is not a file: it is a function injected with its arguments (src/background/inject.ts).
+const INJECTED_SCRIPTS = ['src/content/index.ts'];
 
 /**
  * crxjs lists `?script` files as web-accessible to every http(s) page. chrome.scripting.executeScript
@@ -66,17 +82,24 @@ function noBrowserInWorkers(): Plugin {
   };
 }
 
-/** What differs between the Chrome build (`dist/`) and the Firefox build (`dist-firefox/`, mode "firefox"). */
-function browserTarget(mode: string): {
+/**
+ * What differs between the four builds: Chrome `dist/` (default mode), Firefox `dist-firefox/` (mode
+ * "firefox"), and their test builds with the loopback hosts, `dist-e2e/` (mode "e2e") and
+ * `dist-e2e-firefox/` (mode "e2e-firefox").
+ */
+export function browserTarget(mode: string): {
   browser: 'chrome' | 'firefox';
   manifest: object;
   outDir: string;
   target: string;
   pages: Record<string, string>;
 } {
-  return mode === 'firefox'
-    ? { browser: 'firefox', manifest: firefoxManifest(manifest), outDir: 'dist-firefox', target: 'firefox128', pages: {} }
-    : { browser: 'chrome', manifest, outDir: 'dist', target: 'chrome116', pages: { offscreen: 'src/offscreen/offscreen.html' } };
+  const firefox = mode === 'firefox' || mode === 'e2e-firefox';
+  const e2e = mode === 'e2e' || mode === 'e2e-firefox';
+  const chrome = manifestFor(e2e);
+  return firefox
+    ? { browser: 'firefox', manifest: firefoxManifest(chrome), outDir: e2e ? 'dist-e2e-firefox' : 'dist-firefox', target: 'firefox128', pages: { panel: 'src/panel/index.html' } }
+    : { browser: 'chrome', manifest: chrome, outDir: e2e ? 'dist-e2e' : 'dist', target: 'chrome116', pages: { offscreen: 'src/offscreen/offscreen.html' } };
 }
 
 export default defineConfig(({ mode }) => {
@@ -97,7 +120,8 @@ export default defineConfig(({ mode }) => {
       target: target.target,
       sourcemap: false,
       rolldownOptions: {
-        // Pages the manifest does not name: Chrome's offscreen solver host (Firefox needs none).
+        // Pages crxjs does not take from the manifest: Chrome's offscreen solver host (Firefox needs none),
+        // and Firefox's sidebar (crxjs builds Chrome's side panel from side_panel, not sidebar_action).
         input: target.pages,
       },
     },

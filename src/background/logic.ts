@@ -6,9 +6,11 @@
 import { GameRecordSchema, RunStatusSchema, initialStatus } from '../shared/messages';
 import type { GameRecord, RunStatus } from '../shared/messages';
 import type { StrategyName } from '../engine/types';
+import { HISTORY_BYTE_BUDGET, HISTORY_CAP, replaySize } from '../shared/history';
 
 export const GAMES_STORAGE_KEY = 'games';
-export const GAMES_CAP = 1000;
+/** Most games kept (the history view shows it); the oldest go first. */
+export const GAMES_CAP = HISTORY_CAP;
 
 /** chrome.storage.session key of a tab's run status (read by the popup and the e2e tests). */
 export function statusKey(tabId: number): string {
@@ -65,10 +67,16 @@ export function stoppedGameRecord(status: RunStatus | null, now: number): GameRe
 }
 
 /** The stored game log with `record` appended: entries that do not validate are dropped, the oldest beyond `cap` too. */
-export function appendGame(stored: unknown, record: GameRecord, cap = GAMES_CAP): GameRecord[] {
+export function appendGame(stored: unknown, record: GameRecord, cap = GAMES_CAP, budget = HISTORY_BYTE_BUDGET): GameRecord[] {
   const games = readGames(stored);
   games.push(record);
-  return games.length > cap ? games.slice(games.length - cap) : games;
+  let kept = games.length > cap ? games.slice(games.length - cap) : games;
+  // Replays take the room: past the budget, the oldest games go (the newest one always stays).
+  let size = kept.reduce((sum, game) => sum + replaySize(game.replay), 0);
+  let drop = 0;
+  while (size > budget && drop < kept.length - 1) size -= replaySize(kept[drop++].replay);
+  if (drop > 0) kept = kept.slice(drop);
+  return kept;
 }
 
 /** The valid records of a stored game log (anything else is ignored). */

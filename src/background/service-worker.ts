@@ -6,7 +6,6 @@
  * keyboard commands.
  */
 import contentScriptFile from '../content/index.ts?script';
-import mainWorldScriptFile from '../page/main-world.ts?script';
 import { DeliveryError, listen, send } from '../shared/messages';
 import type { Command, GameRecord, ReplyOf, RequestOf, RunStatus, SenderInfo } from '../shared/messages';
 import { SETTINGS_STORAGE_KEY, normalizeSettings } from '../shared/settings';
@@ -25,10 +24,11 @@ import {
   toggleCommand,
 } from './logic';
 import type { PageEnd } from './logic';
-import { SOLVER_HOST, browser } from '../platform/runtime';
+import { SOLVER_HOST, browser, openPanel } from '../platform/runtime';
 import type { SolverHost } from '../solver/host';
 import { offscreenSolverHost } from './offscreen-host';
 import { backgroundPageSolverHost } from './page-host';
+import { injectAutopilot } from './inject';
 
 const solverHost: SolverHost = SOLVER_HOST === 'background-page' ? backgroundPageSolverHost() : offscreenSolverHost;
 
@@ -89,12 +89,11 @@ async function tabUrl(tabId: number): Promise<string | undefined> {
   }
 }
 
-/** Inject the content script, then the main-world script, unless a ping says they are there already. */
+/** Inject the content script and the main-world agent (./inject), unless a ping says they are there already. */
 async function ensureContentScript(tabId: number): Promise<void> {
   if (await pingContent(tabId)) return;
   try {
-    await browser.scripting.executeScript({ target: { tabId, frameIds: [0] }, files: [contentScriptFile] });
-    await browser.scripting.executeScript({ target: { tabId, frameIds: [0] }, files: [mainWorldScriptFile], world: 'MAIN' });
+    await injectAutopilot(tabId, contentScriptFile);
   } catch (err) {
     throw new Error(injectionErrorMessage(err, await tabUrl(tabId)));
   }
@@ -219,6 +218,11 @@ browser.tabs.onRemoved.addListener((tabId) => {
 });
 
 browser.commands.onCommand.addListener((command, tab) => {
+  if (command === 'open-panel') {
+    // Opening the panel needs the user's gesture: called at once, before anything is awaited.
+    if (tab?.windowId !== undefined) openPanel(tab.windowId).catch(() => undefined);
+    return;
+  }
   void (async () => {
     const tabId = tab?.id ?? (await browser.tabs.query({ active: true, lastFocusedWindow: true }))[0]?.id;
     if (tabId === undefined) return;

@@ -2,6 +2,7 @@
 import { parentPort } from 'node:worker_threads';
 import { maxTile } from '../engine/index';
 import type { PlayGameRequest, WorkerReply } from './bench-protocol';
+import { DEFAULT_ENGINE, useEngine } from './engine';
 import { playGame } from './game';
 
 const PROGRESS_INTERVAL_MS = 1000;
@@ -13,17 +14,20 @@ function reply(message: WorkerReply): void {
   port?.postMessage(message);
 }
 
+let engineReady: Promise<void> | null = null;
+
 port.on('message', (request: PlayGameRequest) => {
   if (request.type !== 'play') return;
   let lastProgress = performance.now();
-  playGame(request.index, request.seed, request.settings, {
+  engineReady ??= useEngine(request.settings.engine ?? DEFAULT_ENGINE);
+  engineReady.then(() => playGame(request.index, request.seed, request.settings, {
     onState: (state) => {
       const now = performance.now();
       if (now - lastProgress < PROGRESS_INTERVAL_MS) return;
       lastProgress = now;
       reply({ type: 'progress', index: request.index, moves: state.moves, maxTile: maxTile(state.grid) });
     },
-  }).then(
+  })).then(
     ({ grid: _grid, ...result }) => reply({ type: 'result', result }),
     (error: unknown) =>
       reply({ type: 'error', index: request.index, message: error instanceof Error ? error.message : String(error) }),

@@ -5,14 +5,29 @@
  */
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { getStrategy, legalMoves } from '../engine/index';
-import type { Direction, SearchOptions, StrategyName } from '../engine/index';
+import {
+  DIRECTIONS,
+  estimateRootCosts,
+  getStrategy,
+  legalMoves,
+  maxTile,
+  mergeCellTasks,
+  mergeChoices,
+  planBalancedTasks,
+} from '../engine/index';
+import type { Direction, Grid, MoveChoice, SearchOptions, StrategyName } from '../engine/index';
+import { planParts } from '../solver/pool';
+import { playGame } from './game';
+import { gameSeeds } from './seeds';
+import type { GameResult } from './stats';
 import { ParsedArgs, UsageError, parseCommandLine, runCli } from './args';
 import { runGamesInWorkers } from './bench-pool';
 import type { BenchProgress } from './bench-pool';
 import type { GameSettings } from './game';
 import { PositionsFormatError, compareWithReference, parsePositionsTsv } from './positions';
+import { SplitPool } from './split-pool';
 import type { ReferencePosition, SearchedPosition } from './positions';
+import { ENGINE_OPTION_SPECS, engineFrom, useEngine } from './engine';
 import { SEARCH_OPTION_SPECS, SIZE_RANGE, describeSearchOptions, searchOptionsFrom, strategyChoices } from './search-options';
 import { REACH_TILES, median, summarizeBench } from './stats';
 import type { BenchSummary } from './stats';
@@ -21,7 +36,7 @@ import { formatNumber, formatPercent, formatTable } from './table';
 const USAGE = `Usage:
   npm run bench -- --strategy S --games N --seed K [--jobs J] [--target TILE] [--depth D]
                    [--time-ms T] [--playouts P] [--runs R] [--size N] [--json]
-  npm run bench -- --positions FILE.tsv [--limit N] [--json]
+  npm run bench -- --positions FILE.tsv [--limit N] [--threads T] [--engine E] [--json]
 
 Strength bench: plays N games (game i seeded from K and i: the result does not depend on --jobs) on J
 worker threads (default: all cores), each to game over or until its best tile reaches --target.
@@ -42,7 +57,9 @@ Options:
   --depth D      search depth                        --time-ms T  think time per move
   --playouts P   Monte-Carlo playouts per move      --runs R     repeat the bench R times (default 1)
   --size N       board size N x N (default 4)       --json       JSON summary as the last stdout line
+  --engine E     expectimax search core: wasm (default, WebAssembly) | ts (TypeScript)
   --positions F  reference positions file           --limit N    only the first N positions
+  --threads T    threads searching each decision (positions: root move x spawn cell tasks; games: 1)
   -h, --help     this help
 `;
 
@@ -53,10 +70,12 @@ const OPTIONS = {
   jobs: { type: 'string' },
   target: { type: 'string' },
   ...SEARCH_OPTION_SPECS,
+  ...ENGINE_OPTION_SPECS,
   runs: { type: 'string' },
   size: { type: 'string' },
   json: { type: 'boolean' },
   positions: { type: 'string' },
+  threads: { type: 'string' },
   limit: { type: 'string' },
 } as const;
 
@@ -123,7 +142,11 @@ function printSummary(summary: BenchSummary, seconds: number): void {
   );
   lines.push('');
   lines.push(`best tile: median ${formatNumber(summary.maxTile.median)}, max ${formatNumber(summary.maxTile.max)}`);
-  lines.push(`think time: ${summary.msPerMove.toFixed(3)} ms/move; wall ${seconds.toFixed(1)} s`);
+  lines.push(`think time: ${summary.msPerMove.toFixed(3)} ms/move (p50 ${summary.thinkMs.p50.toFixed(1)}, p99 ${summary.thinkMs.p99.toFixed(1)}, max ${summary.thinkMs.max.toFixed(1)}); wall ${seconds.toFixed(1)} s`);
+  if (summary.depth.mean > 0) {
+    const spread = summary.depth.counts.map((n, depth) => (n > 0 ? `${depth}: ${formatPercent(n / summary.depth.counts.reduce((a, b) => a + b, 0))}` : '')).filter(Boolean);
+    lines.push(`depth reached: mean ${summary.depth.mean.toFixed(2)} (${spread.join(', ')})`);
+  }
   if (summary.stuck > 0) lines.push(`warning: ${summary.stuck} game(s) ended because the strategy returned no usable move`);
   process.stdout.write(`${lines.join('\n')}\n`);
 }
@@ -136,12 +159,18 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
   const runs = args.int('runs', { min: 1, max: 1000 }, 1) as number;
   const size = args.int('size', SIZE_RANGE, 4) as number;
   const target = parseTarget(args);
+  const threads = args.int('threads', { min: 1, max: 64 }, 1) as number;
+  if (threads > 1 && args.has('jobs')) throw new UsageError('--threads above 1 plays one game at a time: leave out --jobs');
   const options = searchOptionsFrom(args, strategy);
-  const settings: GameSettings = { strategy, options, target, rows: size, cols: size };
+  const engine = engineFrom(args);
+  await useEngine(engine);
+  const settings: GameSettings = { strategy, options, target, rows: size, cols: size, engine };
   const json = args.flag('json');
 
   process.stdout.write(
-    `bench: ${describeOptions(strategy, options, target, size)}; ${games} games, seed ${seed}, ${Math.min(jobs, games)} thread(s)\n`,
+    `bench: ${describeOptions(strategy, options, target, size)}; ${games} games, seed ${seed}, ${
+      threads > 1 ? `one at a time, each move searched on ${threads} threads` : `${Math.min(jobs, games)} thread(s)`
+    }\n`,
   );
   const perRun: { summary: BenchSummary; seconds: number }[] = [];
   for (let run = 1; run <= runs; run++) {
@@ -153,7 +182,8 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
       const elapsed = (performance.now() - started) / 1000;
       progress(`${runLabel}${p.done}/${p.total} games, ${moves} moves, best tile ${best}, ${elapsed.toFixed(1)} s`);
     };
-    const results = await runGamesInWorkers({ games, seed, jobs, settings, onProgress });
+    const results =
+      threads > 1 ? await runGamesOnThreads(games, seed, settings, threads, onProgress) : await runGamesInWorkers({ games, seed, jobs, settings, onProgress });
     const seconds = (performance.now() - started) / 1000;
     endProgress();
     const summary = summarizeBench(strategy, seed, results);
@@ -170,11 +200,52 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
       ...first,
       msPerMove,
       seconds,
-      jobs: Math.min(jobs, games),
+      jobs: threads > 1 ? 1 : Math.min(jobs, games),
+      threads,
+      engine,
       options: { ...options, target: target ?? null, size },
       runs: perRun.map((r) => ({ seconds: r.seconds, msPerMove: r.summary.msPerMove, meanScore: r.summary.score.mean })),
     };
     process.stdout.write(`${JSON.stringify(out)}\n`);
+  }
+}
+
+/**
+ * Games one at a time, each move's search split over `threads` worker threads the way the extension's pool
+ * splits it (planParts: by root move for expectimax) and merged with the engine's mergeChoices.
+ */
+async function runGamesOnThreads(
+  games: number,
+  seed: number,
+  settings: GameSettings,
+  threads: number,
+  onProgress: (p: BenchProgress) => void,
+): Promise<GameResult[]> {
+  const pool = new SplitPool(threads, settings.engine);
+  try {
+    await pool.ready();
+    const seeds = gameSeeds(seed, games);
+    const finished: GameResult[] = [];
+    const choose = async (grid: Grid, options: SearchOptions): Promise<MoveChoice> => {
+      const parts = planParts(settings.strategy, options, legalMoves(grid), threads);
+      if (parts.length === 0) return getStrategy(settings.strategy).chooseMove(grid, options);
+      const chosen = await Promise.all(parts.map((part) => pool.choose(grid, settings.strategy, part)));
+      return chosen.length === 1 ? chosen[0] : mergeChoices(chosen);
+    };
+    for (let index = 0; index < games; index++) {
+      const running = new Map<number, { moves: number; maxTile: number }>();
+      const { grid: _grid, ...result } = await playGame(index, seeds[index], settings, {
+        choose,
+        onState: (state) => {
+          running.set(index, { moves: state.moves, maxTile: maxTile(state.grid) });
+          onProgress({ done: index, total: games, running, finished });
+        },
+      });
+      finished.push(result);
+    }
+    return finished;
+  } finally {
+    await pool.close();
   }
 }
 
@@ -194,6 +265,27 @@ function readPositions(file: string): ReferencePosition[] {
   }
 }
 
+/** One position searched as root move x spawn cell tasks on the pool, at the reference depth. */
+async function searchSplit(pool: SplitPool, position: ReferencePosition, threads: number): Promise<SearchedPosition> {
+  const grid = position.board;
+  const roots = legalMoves(grid).map((dir) => DIRECTIONS.indexOf(dir));
+  const distinct = new Set(grid.cells.filter((v) => v !== 0)).size;
+  const limit = Math.max(3, distinct - 2);
+  // Costs estimated by a search two layers shallower (about 1/20 of the work, in this thread).
+  const tasks = planBalancedTasks(grid, roots, threads, estimateRootCosts(grid, roots, limit - 2));
+  const results = await Promise.all(tasks.map((task) => pool.run(grid, task, limit)));
+  const values = mergeCellTasks(
+    tasks,
+    results.map((r) => r.sum),
+  );
+  const executions: Partial<Record<Direction, number>> = {};
+  tasks.forEach((task, i) => {
+    const dir = DIRECTIONS[task.dir];
+    executions[dir] = (executions[dir] ?? 0) + results[i].executions;
+  });
+  return { values, executions };
+}
+
 async function positionsBench(args: ParsedArgs): Promise<void> {
   const given = STRENGTH_ONLY.filter((name) => args.has(name));
   if (given.length > 0) throw new UsageError(`--${given[0]} does not apply with --positions`);
@@ -203,6 +295,8 @@ async function positionsBench(args: ParsedArgs): Promise<void> {
   const positions = limit === undefined ? all : all.slice(0, limit);
   const expectimax = getStrategy('expectimax');
   const json = args.flag('json');
+  const engine = engineFrom(args);
+  await useEngine(engine);
 
   let agree = 0;
   let maxRelError = 0;
@@ -211,18 +305,25 @@ async function positionsBench(args: ParsedArgs): Promise<void> {
   let executionsMatched = 0;
   let executionsCompared = 0;
   const mismatches: string[][] = [];
+  const threads = args.int('threads', { min: 1, max: 64 }, 1) as number;
+  if (threads > 1 && engine !== 'wasm') throw new UsageError('--threads above 1 needs --engine wasm');
+  const pool = threads > 1 ? new SplitPool(threads) : null;
+  await pool?.ready();
   const started = performance.now();
   for (const [i, position] of positions.entries()) {
-    const ours: { values: Partial<Record<Direction, number>>; executions: Partial<Record<Direction, number>> } = {
-      values: {},
-      executions: {},
-    };
-    for (const dir of legalMoves(position.board)) {
-      const choice = await expectimax.chooseMove(position.board, { reference: true, rootMoves: [dir] });
-      ours.values[dir] = choice.values[dir] ?? 0;
-      ours.executions[dir] = choice.nodes;
-      moveExecutions += choice.nodes;
+    // With threads, one decision at a time (as a player waits for each move): its root move x spawn cell
+    // tasks go to whichever thread is free, and the next position starts when all are done.
+    const ours: { values: Partial<Record<Direction, number>>; executions: Partial<Record<Direction, number>> } = pool
+      ? await searchSplit(pool, position, threads)
+      : { values: {}, executions: {} };
+    if (!pool) {
+      for (const dir of legalMoves(position.board)) {
+        const choice = await expectimax.chooseMove(position.board, { reference: true, rootMoves: [dir] });
+        ours.values[dir] = choice.values[dir] ?? 0;
+        ours.executions[dir] = choice.nodes;
+      }
     }
+    for (const dir of DIRECTIONS) moveExecutions += ours.executions[dir] ?? 0;
     for (const count of Object.values(position.executions)) referenceExecutions += count;
     const comparison = compareWithReference(position, ours as SearchedPosition);
     if (comparison.bestAgrees) agree++;
@@ -242,8 +343,11 @@ async function positionsBench(args: ParsedArgs): Promise<void> {
     progress(`${i + 1}/${positions.length} positions, ${formatNumber(moveExecutions)} move executions, ${elapsed.toFixed(1)} s`);
   }
   const seconds = (performance.now() - started) / 1000;
+  await pool?.close();
   endProgress();
-  const lines: string[] = [`positions bench: ${file}, ${positions.length} positions, expectimax reference, 1 thread`];
+  const lines: string[] = [
+    `positions bench: ${file}, ${positions.length} positions, expectimax reference, engine ${engine}, ${threads} thread(s)${threads > 1 ? ' (root move x spawn cell tasks)' : ''}`,
+  ];
   if (mismatches.length > 0) {
     lines.push('', `positions that differ (${mismatches.length}${mismatches.length > 20 ? ', first 20 shown' : ''}):`);
     lines.push(
@@ -278,6 +382,9 @@ async function positionsBench(args: ParsedArgs): Promise<void> {
       moveExecutions,
       seconds,
       msPerDecision: (seconds * 1000) / positions.length,
+      executionsPerSecond: moveExecutions / seconds,
+      engine,
+      threads,
       referenceMoveExecutions: referenceExecutions,
       executionCountsMatched: executionsMatched,
       executionCountsCompared: executionsCompared,

@@ -1,6 +1,6 @@
 /** One game played by a strategy with the engine's rules: shared by `play` and the bench workers. */
 import { applyMove, createRng, getStrategy, isGameOver, legalMoves, maxTile, newGame, spawnRandomTile } from '../engine/index';
-import type { Direction, Grid, MoveChoice, SearchOptions, StrategyName } from '../engine/index';
+import type { Direction, Grid, MoveChoice, SearchEngine, SearchOptions, StrategyName } from '../engine/index';
 import { deriveSeed } from './seeds';
 import type { GameEnd, GameResult } from './stats';
 
@@ -12,6 +12,8 @@ export interface GameSettings {
   readonly target?: number;
   readonly rows?: number;
   readonly cols?: number;
+  /** The expectimax search core the bench workers install (default wasm). */
+  readonly engine?: SearchEngine;
 }
 
 export interface GameState {
@@ -28,6 +30,8 @@ export interface GameHooks {
   readonly onState?: (state: GameState) => void;
   /** Aborting ends the game with end 'stopped' (a search under way is cancelled). */
   readonly signal?: AbortSignal;
+  /** Chooses the moves instead of the strategy in this thread (e.g. one search split over threads). */
+  readonly choose?: (grid: Grid, options: SearchOptions) => Promise<MoveChoice>;
 }
 
 export interface PlayedGame extends GameResult {
@@ -50,6 +54,8 @@ export async function playGame(index: number, seed: number, settings: GameSettin
   let score = 0;
   let moves = 0;
   let thinkMs = 0;
+  const moveMs: number[] = [];
+  const depthCounts: number[] = [];
   let end: GameEnd = 'game-over';
   const { signal } = hooks;
   hooks.onState?.({ grid, score, moves, thinkMs, lastMove: null, lastChoice: null });
@@ -72,7 +78,8 @@ export async function playGame(index: number, seed: number, settings: GameSettin
     let choice: MoveChoice;
     const started = performance.now();
     try {
-      choice = await strategy.chooseMove(grid, { ...settings.options, seed: deriveSeed(seed, moves) }, signal);
+      const options = { ...settings.options, seed: deriveSeed(seed, moves) };
+      choice = await (hooks.choose ? hooks.choose(grid, options) : strategy.chooseMove(grid, options, signal));
     } catch (error) {
       if (isAbort(error, signal)) {
         end = 'stopped';
@@ -80,7 +87,11 @@ export async function playGame(index: number, seed: number, settings: GameSettin
       }
       throw error;
     }
-    thinkMs += performance.now() - started;
+    const tookMs = performance.now() - started;
+    thinkMs += tookMs;
+    moveMs.push(tookMs);
+    while (depthCounts.length <= choice.depth) depthCounts.push(0);
+    depthCounts[choice.depth]++;
     const move = choice.move;
     if (move === null || !legalMoves(grid).includes(move)) {
       end = 'stuck';
@@ -92,5 +103,5 @@ export async function playGame(index: number, seed: number, settings: GameSettin
     moves++;
     hooks.onState?.({ grid, score, moves, thinkMs, lastMove: move, lastChoice: choice });
   }
-  return { index, seed, score, maxTile: maxTile(grid), moves, thinkMs, end, grid };
+  return { index, seed, score, maxTile: maxTile(grid), moves, thinkMs, moveMs, depthCounts, end, grid };
 }

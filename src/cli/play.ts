@@ -11,6 +11,7 @@ import { UsageError, parseCommandLine, runCli } from './args';
 import { formatBoard } from './board';
 import { playGame } from './game';
 import type { GameState } from './game';
+import { ENGINE_OPTION_SPECS, engineFrom, useEngine } from './engine';
 import { SEARCH_OPTION_SPECS, SIZE_RANGE, describeSearchOptions, searchOptionsFrom, strategyChoices } from './search-options';
 import { formatNumber } from './table';
 
@@ -25,6 +26,7 @@ Options:
   --seed K       game seed, 0..4294967295 (default: from the clock, printed)
   --time-ms T    think time per move          --depth D     search depth
   --playouts P   Monte-Carlo playouts per move
+  --engine E     expectimax search core: wasm (default, WebAssembly) | ts (TypeScript)
   --size N       board N x N, ${SIZE_RANGE.min}..${SIZE_RANGE.max} (default 4)
   --target TILE  stop when the best tile reaches TILE
   --every N      without a terminal: print the board every N moves (default 100)
@@ -35,6 +37,7 @@ const OPTIONS = {
   strategy: { type: 'string' },
   seed: { type: 'string' },
   ...SEARCH_OPTION_SPECS,
+  ...ENGINE_OPTION_SPECS,
   size: { type: 'string' },
   target: { type: 'string' },
   every: { type: 'string' },
@@ -68,6 +71,7 @@ class Screen {
 async function main(): Promise<void> {
   const args = parseCommandLine(process.argv.slice(2), OPTIONS);
   const strategy = args.strategy();
+  await useEngine(engineFrom(args));
   const seed = args.int('seed', { min: 0, max: 0xffffffff }, Date.now() % 0x100000000) as number;
   const size = args.int('size', SIZE_RANGE, 4) as number;
   const every = args.int('every', { min: 1, max: 1_000_000 }, 100) as number;

@@ -8,6 +8,7 @@ import { DIRECTIONS, describeStrategy, getStrategy } from '../engine/index';
 import type { SearchOptions } from '../engine/index';
 import { UsageError, parseCommandLine, runCli } from './args';
 import { MAX_SIDE, MIN_SIDE, formatBoard, parseBoard } from './board';
+import { ENGINE_OPTION_SPECS, engineFrom, useEngine } from './engine';
 import { SEARCH_OPTION_SPECS, describeSearchOptions, searchOptionsFrom, strategyChoices } from './search-options';
 import { formatNumber, formatTable } from './table';
 
@@ -23,6 +24,7 @@ Searches one position and prints the value of every move and the best move.
                  (default expectimax)
   --time-ms T    think time                    --depth D    search depth
   --playouts P   Monte-Carlo playouts per move --seed K     seed for randomized strategies
+  --engine E     expectimax search core: wasm (default, WebAssembly) | ts (TypeScript)
   --reference    expectimax: the reference configuration (SOLVER.md)
   --json         the choice as one JSON object on the last line
   -h, --help     this help
@@ -34,6 +36,7 @@ const OPTIONS = {
   cols: { type: 'string' },
   strategy: { type: 'string' },
   ...SEARCH_OPTION_SPECS,
+  ...ENGINE_OPTION_SPECS,
   seed: { type: 'string' },
   reference: { type: 'boolean' },
   json: { type: 'boolean' },
@@ -58,9 +61,11 @@ async function main(): Promise<void> {
   }
   const options: SearchOptions = { ...searchOptionsFrom(args, strategyName), ...(seed !== undefined ? { seed } : {}), ...(reference ? { reference } : {}) };
 
+  await useEngine(engineFrom(args));
   const choice = await getStrategy(strategyName).chooseMove(grid, options);
   const lines = [`board ${grid.rows}x${grid.cols}:`, ...formatBoard(grid), ''];
   const details = [`strategy ${strategyName}`, ...describeSearchOptions(options)];
+  if (choice.engine) details.push(`engine ${choice.engine}`);
   if (choice.depth > 0) details.push(`depth reached ${choice.depth}`);
   details.push(`${formatNumber(choice.nodes)} nodes`, `${choice.ms.toFixed(1)} ms`);
   lines.push(details.join(', '), '');
@@ -77,7 +82,7 @@ async function main(): Promise<void> {
   process.stdout.write(`${lines.join('\n')}\n`);
   if (args.flag('json')) {
     process.stdout.write(
-      `${JSON.stringify({ strategy: choice.strategy, move: choice.move, values: choice.values, depth: choice.depth, nodes: choice.nodes, ms: choice.ms })}\n`,
+      `${JSON.stringify({ strategy: choice.strategy, move: choice.move, values: choice.values, depth: choice.depth, nodes: choice.nodes, ms: choice.ms, engine: choice.engine ?? null })}\n`,
     );
   }
 }

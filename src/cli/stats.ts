@@ -57,6 +57,17 @@ export interface GameResult {
   readonly thinkMs: number;
   /** How the game ended. */
   readonly end: GameEnd;
+  /** Think time of each move, milliseconds. */
+  readonly moveMs?: readonly number[];
+  /** Moves per search depth reached (index = depth; 0 where the strategy has no depth). */
+  readonly depthCounts?: readonly number[];
+}
+
+/** The `q` quantile (0..1) of some values, nearest rank; NaN when there are none. */
+export function quantile(values: readonly number[], q: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
 }
 
 /**
@@ -81,6 +92,10 @@ export interface BenchSummary {
   readonly msPerMove: number;
   /** Games that ended because the strategy returned no usable move (should be 0). */
   readonly stuck: number;
+  /** Think time per move over all games (ms): mean, median, 99th percentile, max. */
+  readonly thinkMs: { readonly mean: number; readonly p50: number; readonly p99: number; readonly max: number };
+  /** Search depth reached per move: mean and the number of moves at each depth (index = depth). */
+  readonly depth: { readonly mean: number; readonly counts: readonly number[] };
 }
 
 export function summarizeBench(strategy: string, seed: number, results: readonly GameResult[]): BenchSummary {
@@ -98,5 +113,26 @@ export function summarizeBench(strategy: string, seed: number, results: readonly
     movesPerGame: summarize(results.map((result) => result.moves)),
     msPerMove: totalMoves === 0 ? 0 : totalMs / totalMoves,
     stuck: results.filter((result) => result.end === 'stuck').length,
+    thinkMs: thinkStats(results),
+    depth: depthStats(results),
   };
+}
+
+function thinkStats(results: readonly GameResult[]): BenchSummary['thinkMs'] {
+  const all = results.flatMap((result) => result.moveMs ?? []);
+  if (all.length === 0) return { mean: 0, p50: 0, p99: 0, max: 0 };
+  return { mean: all.reduce((a, b) => a + b, 0) / all.length, p50: quantile(all, 0.5), p99: quantile(all, 0.99), max: Math.max(...all) };
+}
+
+function depthStats(results: readonly GameResult[]): BenchSummary['depth'] {
+  const counts: number[] = [];
+  for (const result of results) {
+    (result.depthCounts ?? []).forEach((n, depth) => {
+      while (counts.length <= depth) counts.push(0);
+      counts[depth] += n;
+    });
+  }
+  const moves = counts.reduce((a, b) => a + b, 0);
+  const mean = moves === 0 ? 0 : counts.reduce((sum, n, depth) => sum + n * depth, 0) / moves;
+  return { mean, counts };
 }

@@ -1,20 +1,41 @@
 /**
- * The content script's end of the main-world bridge (protocol: src/page/bridge-protocol.ts).
+ * The content script's end of the main-world bridge (protocol and channel: src/page/bridge-protocol.ts;
+ * threat model: src/page/main-world.ts).
  *
- * `createPageBridge` makes the nonce, hands it to the main-world script through an attribute on <html>
- * (the background injects that script right after this one) and then talks over namespaced CustomEvents.
- * Replies and pushes are validated and must carry the nonce; anything else is ignored.
+ * `createPageBridge(win, keys)` takes the secret and channel name the background handed to this world
+ * with the injection (nothing is written into the page), sends requests as `id:type:argument` and
+ * accepts a reply or push only when its HMAC under the secret is right, its sequence number is newer
+ * than the last one and its shape is one of the protocol's. Everything else is ignored.
  */
 import type { PageBridge } from './adapters/types';
-import {
-  ContentMessageSchema,
-  NONCE_ATTRIBUTE,
-  PAGE_REQUEST_TYPES,
-  channelName,
-  makeNonce,
-  parseBridgeDetail,
-} from '../page/bridge-protocol';
-import type { PageRequestType } from '../page/bridge-protocol';
+import { ContentMessageSchema, PAGE_REQUEST_TYPES, channelName, isChannel, isSecret, makeToken } from '../page/bridge-protocol';
+import type { BridgeKeys, ContentMessage, PageRequestType } from '../page/bridge-protocol';
+import { hmacSha256Hex, sameText } from './hmac';
+
+/** Detail text of a message from the agent: `<json>~<64 hex digits>`, at most this long. */
+const MAX_DETAIL = 100_000;
+
+/** The verified message in a `detail`, or null (not a string, wrong tag, not JSON, not of the schema). */
+export function verifyDetail(detail: unknown, secret: string): ContentMessage | null {
+  if (typeof detail !== 'string' || detail.length > MAX_DETAIL) return null;
+  const cut = detail.lastIndexOf('~');
+  if (cut < 0 || detail.length - cut - 1 !== 64) return null;
+  const body = detail.slice(0, cut);
+  if (!sameText(hmacSha256Hex(secret, body), detail.slice(cut + 1))) return null;
+  let data: unknown;
+  try {
+    data = JSON.parse(body);
+  } catch {
+    return null;
+  }
+  const parsed = ContentMessageSchema.safeParse(data);
+  return parsed.success ? parsed.data : null;
+}
+
+/** Random keys, for a bridge no agent will answer (no keys were handed over). */
+export function unusedKeys(): BridgeKeys {
+  return { secret: makeToken(43), channel: makeToken(22) };
+}
 
 interface Pending {
   resolve(value: unknown): void;
@@ -26,8 +47,15 @@ export class BridgeError extends Error {
   override name = 'BridgeError';
 }
 
+/** The one argument a request carries: a direction (`{direction}` payloads), else nothing. */
+function requestArgument(payload: unknown): string {
+  if (typeof payload !== 'object' || payload === null) return '';
+  const direction = (payload as { direction?: unknown }).direction;
+  return typeof direction === 'string' && /^(left|right|up|down)$/.test(direction) ? direction : '';
+}
+
 export interface ContentBridge extends PageBridge {
-  readonly nonce: string;
+  readonly channel: string;
   /** True once the main-world script has answered (a `hello` round trip or any reply). */
   readonly connected: boolean;
   /** Resolves true when the main world answers `hello` within `timeoutMs`. */
@@ -35,11 +63,12 @@ export interface ContentBridge extends PageBridge {
   dispose(): void;
 }
 
-export function createPageBridge(win: Window, nonce: string = makeNonce()): ContentBridge {
-  const doc = win.document;
-  doc.documentElement.setAttribute(NONCE_ATTRIBUTE, nonce);
-  const toPage = channelName(nonce, 'to-page');
-  const toContent = channelName(nonce, 'to-content');
+export function createPageBridge(win: Window, keys: BridgeKeys): ContentBridge {
+  if (!isSecret(keys.secret) || !isChannel(keys.channel)) throw new BridgeError('Malformed bridge keys');
+  const { secret, channel } = keys;
+  const toPage = channelName(channel, 'to-page');
+  const toContent = channelName(channel, 'to-content');
+  let lastSeq = 0;
   const pending = new Map<number, Pending>();
   const listeners = new Map<string, Set<(payload: unknown) => void>>();
   let nextId = 1;
@@ -47,8 +76,9 @@ export function createPageBridge(win: Window, nonce: string = makeNonce()): Cont
   const connectWaiters = new Set<() => void>();
 
   const onMessage = (event: Event): void => {
-    const message = parseBridgeDetail((event as CustomEvent<unknown>).detail, ContentMessageSchema, nonce);
-    if (!message) return;
+    const message = verifyDetail((event as CustomEvent<unknown>).detail, secret);
+    if (!message || message.seq <= lastSeq) return; // forged, malformed, or replayed
+    lastSeq = message.seq;
     if (!connected) {
       connected = true;
       for (const wake of [...connectWaiters]) wake();
@@ -73,12 +103,12 @@ export function createPageBridge(win: Window, nonce: string = makeNonce()): Cont
   win.addEventListener(toContent, onMessage);
 
   const bridge: ContentBridge = {
-    nonce,
+    channel,
     get connected() {
       return connected;
     },
     request<T = unknown>(type: string, payload?: unknown, timeoutMs = 1_000): Promise<T> {
-      if (!(PAGE_REQUEST_TYPES as readonly string[]).includes(type)) {
+      if (!(PAGE_REQUEST_TYPES as readonly string[]).includes(type as PageRequestType)) {
         return Promise.reject(new BridgeError(`Unknown bridge request "${type}"`));
       }
       const id = nextId++;
@@ -88,9 +118,7 @@ export function createPageBridge(win: Window, nonce: string = makeNonce()): Cont
           reject(new BridgeError(`The page script did not answer "${type}" within ${timeoutMs} ms`));
         }, timeoutMs);
         pending.set(id, { resolve: resolve as (value: unknown) => void, reject, timer });
-        const body: { nonce: string; id: number; type: PageRequestType; payload?: unknown } = { nonce, id, type: type as PageRequestType };
-        if (payload !== undefined) body.payload = payload;
-        win.dispatchEvent(new (win as Window & typeof globalThis).CustomEvent(toPage, { detail: JSON.stringify(body) }));
+        win.dispatchEvent(new (win as Window & typeof globalThis).CustomEvent(toPage, { detail: `${id}:${type}:${requestArgument(payload)}` }));
       });
     },
     on(type: string, listener: (payload: unknown) => void): () => void {

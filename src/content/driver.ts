@@ -18,6 +18,7 @@ import type { Settings } from '../shared/settings';
 import type { Adapter, AdapterFactory, BoardReading, PageBridge } from './adapters/types';
 import { BoardAccess } from './board-access';
 import { DriverError, Interrupted } from './errors';
+import { EditableFocusError } from './keys';
 import { GameTally } from './game-tally';
 import { Pauses } from './pause';
 import { sendMove } from './move-sender';
@@ -28,6 +29,11 @@ export { NO_BOARD_MESSAGE } from './board-access';
 export { DriverError } from './errors';
 
 export const PAUSED_MESSAGE = 'Paused — you moved';
+/** Why a run stopped at the win although "At 2048: Keep playing" is set (see ContinueResult). */
+export const WIN_NOT_CONTINUED: Readonly<Record<'no-control' | 'still-shown', string>> = {
+  'no-control': 'Won — continue by hand (no "Keep going" on the board)',
+  'still-shown': 'Won — continue by hand (the win message did not go away)',
+};
 
 export interface DriverTiming {
   /** How long a move may take to show before it counts as ignored. */
@@ -329,17 +335,26 @@ export class Driver {
     const move = choice.move;
     const before = reading.grid;
     this.setStatus({ state: 'moving', values: choice.values, depth: choice.depth }, false);
-    const after = await sendMove(adapter, before, move, {
-      ...this.timing,
-      sleep: (ms) => this.pauses.sleep(ms),
-      interrupted: () => this.interrupted() !== null,
-      tryRead: (a) => this.board.tryRead(a),
-    });
+    let after: BoardReading | null;
+    try {
+      after = await sendMove(adapter, before, move, {
+        ...this.timing,
+        sleep: (ms) => this.pauses.sleep(ms),
+        interrupted: () => this.interrupted() !== null,
+        tryRead: (a) => this.board.tryRead(a),
+      });
+    } catch (err) {
+      if (!(err instanceof EditableFocusError)) throw err;
+      // A key now would go into what the person is typing: pause, send nothing.
+      this.pauseRequested = true;
+      this.setStatus({ state: 'paused', running: false, message: `Paused — ${err.message}` });
+      return 'paused';
+    }
     if (after === null) return this.interrupted() ?? 'stopped';
 
     // 4. Count it (a board that is not one move later is a desync: go on from what the page shows) and report.
     const desynced = !isSuccessor(before, after.grid, move);
-    this.game.count(applyMove(before, move).score, desynced);
+    this.game.count(applyMove(before, move).score, desynced, { before, move, after: after.grid, thinkMs: choice.ms });
     this.status.moves += 1;
     const elapsed = (this.now() - this.runStartedAt) / 1000;
     this.setStatus({
@@ -347,6 +362,7 @@ export class Driver {
       lastMove: move,
       values: choice.values,
       depth: choice.depth,
+      thinkMs: choice.ms,
       board: wire(after.grid),
       bestTile: Math.max(maxTile(after.grid), 0),
       score: after.score ?? this.game.score,
@@ -374,10 +390,12 @@ export class Driver {
   /** At 2048: keep playing (the board after the page's "keep going"), or end the run when that is off or impossible. */
   private async pastTheWin(adapter: Adapter, reading: BoardReading): Promise<BoardReading | Outcome> {
     if (reading.status !== 'won') return reading;
-    if (!this.settings.continueAfterWin) return this.finishGame('won', reading, 'You reached 2048: stopped (keep playing is off)');
-    const continued = await adapter.continueAfterWin();
-    const after = continued ? this.board.read(adapter) : reading;
-    if (!continued || after.status === 'won') return this.finishGame('won', after, 'You reached 2048: this page offers no way to keep playing');
+    if (!this.settings.continueAfterWin) return this.finishGame('won', reading, 'Won — stopped at 2048 (At 2048: Stop)');
+    const result = await adapter.continueAfterWin();
+    const after = result === 'continued' ? this.board.read(adapter) : reading;
+    if (result !== 'continued' || after.status === 'won') {
+      return this.finishGame('won', after, WIN_NOT_CONTINUED[result === 'continued' ? 'still-shown' : result]);
+    }
     return after;
   }
 
@@ -438,7 +456,12 @@ export class Driver {
   }
 
   private recordGame(outcome: GameRecord['outcome']): void {
-    const record = this.game.finish(outcome, this.status, this.settings.strategy, this.board.current?.name ?? 'unknown', this.now());
+    const record = this.game.finish(outcome, this.status, this.settings.strategy, this.board.current?.name ?? 'unknown', this.now(), {
+      thinkMs: this.settings.thinkMs,
+      pauseMs: this.settings.pauseMs,
+      depth: this.settings.depth,
+      playouts: this.settings.playouts,
+    });
     if (record) this.send('content/game-finished', { record }).catch(() => undefined);
   }
 }

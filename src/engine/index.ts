@@ -17,3 +17,7 @@ export {
 } from './grid';
 export { mergeChoices } from './merge';
 export { STRATEGIES, describeStrategy, getStrategy } from './strategies/index';
+export type { WasmCore } from './wasm/core';
+export { installWasmCore, instantiateWasmCore, instantiateWasmCoreAsync, wasmCore } from './wasm/core';
+export type { CellTask } from './split';
+export { estimateRootCosts, mergeCellTasks, planBalancedTasks, planCellTasks, runCellTask } from './split';

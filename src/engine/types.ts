@@ -53,7 +53,12 @@ export interface MoveChoice {
   readonly valuesByDepth?: readonly MoveValues[];
   /** Monte-Carlo: playouts per move, so that partial results from several workers can be merged. */
   readonly samples?: number;
+  /** Expectimax: which search core ran it ('wasm' = the WebAssembly core, 'ts' = the TypeScript one). */
+  readonly engine?: SearchEngine;
 }
+
+/** The expectimax search cores: the WebAssembly core (4x4) and the TypeScript engine (any size). */
+export type SearchEngine = 'wasm' | 'ts';
 
 /** The search options a strategy reads (the others it ignores): the popup shows and the CLI checks these. */
 export type SearchKnob = 'timeMs' | 'depth' | 'playouts' | 'reference';

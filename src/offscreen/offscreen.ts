@@ -3,6 +3,7 @@
  * `offscreen/solve` and `offscreen/cancel`. It closes itself after a minute without requests; the
  * background creates it again on the next request (src/background/offscreen-host.ts).
  */
+import type { Grid, MoveChoice } from '../engine/index';
 import { listen } from '../shared/messages';
 import { createWorkerPool } from '../solver/worker-pool';
 
@@ -23,10 +24,20 @@ function scheduleIdleClose(): void {
   }, OFFSCREEN_IDLE_CLOSE_MS);
 }
 
+/** Said in the status when a 4x4 expectimax search ran on the TypeScript engine: the WebAssembly core
+ *  could not be instantiated in the solver worker (the search is slower, the moves the same). */
+function fallbackNote(choice: MoveChoice, board: Grid): string | undefined {
+  if (choice.strategy !== 'expectimax' || choice.engine !== 'ts' || board.rows !== 4 || board.cols !== 4) return undefined;
+  if (board.cells.some((v) => v > 32768)) return undefined; // beyond the 64-bit board: TypeScript by design
+  return 'The WebAssembly solver is unavailable here: searching with the slower TypeScript engine';
+}
+
 listen('offscreen', {
-  'offscreen/solve': (request) => {
+  'offscreen/solve': async (request) => {
     scheduleIdleClose();
-    return pool.solve(request);
+    const result = await pool.solve(request);
+    const note = result.note ?? fallbackNote(result.choice, request.board);
+    return note === undefined ? result : { ...result, note };
   },
   'offscreen/cancel': (request) => {
     scheduleIdleClose();

@@ -1,15 +1,16 @@
 /**
- * The small protocol between the content script (isolated world) and the main-world script
- * (src/page/main-world.ts). It crosses into untrusted page code, so:
+ * The bridge between the content script (isolated world) and the main-world agent
+ * (src/page/main-world.ts, whose header holds the threat model), as the content script sees it.
  *
- * - Messages travel as JSON strings in the `detail` of namespaced CustomEvents on `window`:
- *   `__2048autopilot:<nonce>:to-page` and `__2048autopilot:<nonce>:to-content`. The nonce is made by the
- *   content script at injection and handed over once through an attribute on <html> that the main-world
- *   script removes as it starts.
- * - Every message is validated with the schemas below on arrival and must carry the nonce; anything else
- *   is dropped. The only things the page side can ask for are: press an arrow key, and (on a page with a
- *   play2048.co-style game module) read that game's state, call its move / continueAfterWin.
- *   A hostile page can at worst feed the autopilot a wrong board of its own game.
+ * - The background makes two random values per injection, a secret and a channel name, and hands them
+ *   to both worlds through chrome.scripting.executeScript's `args` (src/background/inject.ts): never
+ *   through the DOM.
+ * - Requests (content → agent) are CustomEvents `__2048autopilot:<channel>:to-page` on `window` with the
+ *   text `id:type:argument`. They carry nothing secret; a page that learns the channel can only make the
+ *   agent act on its own game.
+ * - Replies and pushes (agent → content) are CustomEvents `__2048autopilot:<channel>:to-content` whose
+ *   detail is `<json>~<hmac>`: the JSON carries a sequence number, the tag is HMAC-SHA-256 of the JSON
+ *   under the secret. A wrong tag, an old sequence number or a shape outside the schemas below is dropped.
  */
 import { z } from 'zod';
 import { DIRECTIONS } from '../engine/types';
@@ -19,42 +20,39 @@ import { BOARD_LIMITS } from '../engine/limits';
 z.config({ jitless: true });
 
 export const BRIDGE_PREFIX = '__2048autopilot';
-/** Attribute on <html> holding the nonce between the two injections. */
-export const NONCE_ATTRIBUTE = 'data-autopilot-bridge';
 
 export type BridgeDirection = 'to-page' | 'to-content';
 
-export function channelName(nonce: string, direction: BridgeDirection): string {
-  return `${BRIDGE_PREFIX}:${nonce}:${direction}`;
+export function channelName(channel: string, direction: BridgeDirection): string {
+  return `${BRIDGE_PREFIX}:${channel}:${direction}`;
 }
 
-const NonceSchema = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/);
+/** Secrets and channel names: URL-safe base64 characters (the agent checks the same). */
+export const SECRET_PATTERN = /^[A-Za-z0-9_-]{32,64}$/;
+export const CHANNEL_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
 
-export function isNonce(value: unknown): value is string {
-  return NonceSchema.safeParse(value).success;
+export function isSecret(value: unknown): value is string {
+  return typeof value === 'string' && SECRET_PATTERN.test(value);
 }
 
-const DirectionSchema = z.enum(DIRECTIONS);
+export function isChannel(value: unknown): value is string {
+  return typeof value === 'string' && CHANNEL_PATTERN.test(value);
+}
 
-/** Requests to the main world. */
-export const PageRequestSchema = z.discriminatedUnion('type', [
-  z.object({ nonce: NonceSchema, id: z.number().int().min(0), type: z.literal('hello') }),
-  z.object({ nonce: NonceSchema, id: z.number().int().min(0), type: z.literal('key'), payload: z.object({ direction: DirectionSchema }) }),
-  z.object({ nonce: NonceSchema, id: z.number().int().min(0), type: z.literal('store/find') }),
-  z.object({ nonce: NonceSchema, id: z.number().int().min(0), type: z.literal('store/snapshot') }),
-  z.object({ nonce: NonceSchema, id: z.number().int().min(0), type: z.literal('store/move'), payload: z.object({ direction: DirectionSchema }) }),
-  z.object({ nonce: NonceSchema, id: z.number().int().min(0), type: z.literal('store/continue') }),
-]);
-export type PageRequest = z.infer<typeof PageRequestSchema>;
-export type PageRequestType = PageRequest['type'];
-export const PAGE_REQUEST_TYPES: readonly PageRequestType[] = [
-  'hello',
-  'key',
-  'store/find',
-  'store/snapshot',
-  'store/move',
-  'store/continue',
-];
+/** Where the background leaves the keys on the isolated world's global (src/content/index.ts takes them). */
+export const KEYS_GLOBAL = '__2048autopilotBridgeKeys';
+
+/** The keys of one injection. */
+export interface BridgeKeys {
+  readonly secret: string;
+  readonly channel: string;
+}
+
+export const DirectionSchema = z.enum(DIRECTIONS);
+
+/** Requests the agent answers; nothing else is sent. */
+export const PAGE_REQUEST_TYPES = ['hello', 'key', 'store/find', 'store/snapshot', 'store/move', 'store/continue'] as const;
+export type PageRequestType = (typeof PAGE_REQUEST_TYPES)[number];
 
 const TILE_MAX = BOARD_LIMITS.maxTile;
 const SIDE_MIN = BOARD_LIMITS.minSize;
@@ -71,35 +69,22 @@ export const StoreSnapshotSchema = z
 export type StoreSnapshot = z.infer<typeof StoreSnapshotSchema>;
 
 /** Messages to the content script: replies to requests, and pushes (the store's state as it changes). */
+const Seq = z.number().int().min(1);
 export const ContentMessageSchema = z.union([
-  z.object({ nonce: NonceSchema, kind: z.literal('reply'), id: z.number().int().min(0), ok: z.literal(true), result: z.unknown().optional() }),
-  z.object({ nonce: NonceSchema, kind: z.literal('reply'), id: z.number().int().min(0), ok: z.literal(false), error: z.string().max(500) }),
-  z.object({ nonce: NonceSchema, kind: z.literal('push'), type: z.literal('store/state'), payload: StoreSnapshotSchema }),
-  z.object({ nonce: NonceSchema, kind: z.literal('push'), type: z.literal('ready'), payload: z.object({ agent: z.number() }) }),
+  z.object({ seq: Seq, kind: z.literal('reply'), id: z.number().int().min(0), ok: z.literal(true), result: z.unknown().optional() }),
+  z.object({ seq: Seq, kind: z.literal('reply'), id: z.number().int().min(0), ok: z.literal(false), error: z.string().max(500) }),
+  z.object({ seq: Seq, kind: z.literal('push'), type: z.literal('store/state'), payload: StoreSnapshotSchema }),
+  z.object({ seq: Seq, kind: z.literal('push'), type: z.literal('ready'), payload: z.object({ agent: z.number() }) }),
 ]);
+export type ContentMessage = z.infer<typeof ContentMessageSchema>;
 
 /** Result of `store/find`. */
 export const StoreFindResultSchema = z.object({ found: z.boolean(), snapshot: StoreSnapshotSchema.nullable() });
 export type StoreFindResult = z.infer<typeof StoreFindResultSchema>;
 
-/** Parse a message's `detail` (a JSON string); null when it is not valid JSON or not of the schema. */
-export function parseBridgeDetail<T>(detail: unknown, schema: z.ZodType<T>, nonce: string): T | null {
-  if (typeof detail !== 'string' || detail.length > 100_000) return null;
-  let data: unknown;
-  try {
-    data = JSON.parse(detail);
-  } catch {
-    return null;
-  }
-  const parsed = schema.safeParse(data);
-  if (!parsed.success) return null;
-  const value = parsed.data as T & { nonce?: unknown };
-  return value.nonce === nonce ? parsed.data : null;
-}
-
-/** A fresh random nonce (URL-safe, 32 characters). */
-export function makeNonce(): string {
-  const bytes = new Uint8Array(24);
+/** A fresh random token of `length` URL-safe characters (secrets: 43, channel names: 22). */
+export function makeToken(length: number): string {
+  const bytes = new Uint8Array(length);
   crypto.getRandomValues(bytes);
   let out = '';
   for (const b of bytes) out += 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'[b & 63];

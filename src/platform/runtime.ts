@@ -12,7 +12,8 @@
  *   a service worker, which cannot start Web Workers, so an offscreen document hosts them; Firefox has no
  *   offscreen API and its MV3 background is an event page that starts them itself) and where a user
  *   changes shortcuts (`SHORTCUTS_PAGE`). The extension's page origin is asked of the browser
- *   (`chrome-extension://<id>/`, `moz-extension://<uuid>/`). MAIN-world injection, commands,
+ *   (`chrome-extension://<id>/`, `moz-extension://<uuid>/`), and the panel beside the page is Chrome's
+ *   side panel or Firefox's sidebar (`hasPanel`, `openPanel`). MAIN-world injection, commands,
  *   storage.session and optional host permissions are the same API in both.
  *
  * Never import this from the page's main world (src/page/): the polyfill needs an extension context.
@@ -37,6 +38,20 @@ export const SOLVER_HOST: 'offscreen-document' | 'background-page' = BROWSER ===
 
 /** Where a user sets or changes the extension's keyboard shortcuts. */
 export const SHORTCUTS_PAGE = BROWSER === 'firefox' ? 'about:addons → ⚙ → Manage Extension Shortcuts' : 'chrome://extensions/shortcuts';
+
+/** Whether the extension has a panel the browser can open beside the page (Chrome's side panel, Firefox's sidebar). */
+export function hasPanel(): boolean {
+  return BROWSER === 'firefox' ? browser.sidebarAction !== undefined : typeof chrome !== 'undefined' && chrome.sidePanel !== undefined;
+}
+
+/**
+ * Open the panel beside the page in window `windowId` (Chrome: sidePanel.open; Firefox: sidebarAction.open,
+ * which opens it in the current window). Both need the user's gesture: call it in the click or command
+ * handler itself, before anything is awaited.
+ */
+export function openPanel(windowId: number): Promise<void> {
+  return BROWSER === 'firefox' ? browser.sidebarAction.open() : chrome.sidePanel.open({ windowId });
+}
 
 /** The part of a runtime.MessageSender the protocol checks (structural, so tests need no chrome.* types). */
 export interface SenderInfo {

@@ -5,6 +5,7 @@
 import { describeStrategy } from '../engine/strategies/index';
 import type { Direction, MoveChoice, MoveValues, StrategyName } from '../engine/types';
 import type { GameRecord, RunStatus } from '../shared/messages';
+import { formatInt, t } from '../ui/i18n';
 
 export interface SettingsFields {
   readonly think: boolean;
@@ -20,14 +21,26 @@ export function settingsFields(strategy: StrategyName): SettingsFields {
 
 export const ARROWS: Record<Direction, string> = { up: '↑', down: '↓', left: '←', right: '→' };
 
-/** "left ←" */
+/** "left ←" (the direction's word in the UI language) */
 export function moveText(move: Direction): string {
-  return `${move} ${ARROWS[move]}`;
+  return `${t(`dir_${move}`)} ${ARROWS[move]}`;
+}
+
+/** A strategy's name in the UI language (the registry's label when the locale has none). */
+export function strategyLabel(strategy: StrategyName): string {
+  const text = t(`strategy_${strategy}`);
+  return text === `strategy_${strategy}` ? describeStrategy(strategy).label : text;
+}
+
+/** A strategy's one-line description in the UI language. */
+export function strategyDescription(strategy: StrategyName): string {
+  const text = t(`strategyDesc_${strategy}`);
+  return text === `strategyDesc_${strategy}` ? describeStrategy(strategy).description : text;
 }
 
 /** "Hint: left ←", or why there is none. */
 export function hintText(choice: MoveChoice): string {
-  return choice.move ? `Hint: ${moveText(choice.move)}` : 'Hint: no move left (game over)';
+  return choice.move ? t('hintMove', moveText(choice.move)) : t('hintNone');
 }
 
 export interface ValueRow {
@@ -77,23 +90,23 @@ export interface StateView {
 
 /** The state line: a short label, a colour tone, and the status message. */
 export function stateView(status: RunStatus | null): StateView {
-  if (!status) return { label: 'Idle', tone: 'idle', message: 'Press Solve to let the autopilot play this game.' };
-  const message = status.message ?? '';
+  if (!status) return { label: t('stateIdle'), tone: 'idle', message: t('messageStart') };
+  const message = statusMessageText(status.message);
   switch (status.state) {
     case 'thinking':
-      return { label: status.running ? 'Playing · thinking' : 'Thinking', tone: 'busy', message };
+      return { label: status.running ? t('statePlayingThinking') : t('stateThinking'), tone: 'busy', message };
     case 'moving':
-      return { label: status.running ? 'Playing · moving' : 'Moving', tone: 'busy', message };
+      return { label: status.running ? t('statePlayingMoving') : t('stateMoving'), tone: 'busy', message };
     case 'won':
-      return { label: 'Won!', tone: 'good', message };
+      return { label: t('stateWon'), tone: 'good', message };
     case 'over':
-      return { label: 'Game over', tone: 'warn', message };
+      return { label: t('stateOver'), tone: 'warn', message };
     case 'paused':
-      return { label: 'Paused', tone: 'warn', message };
+      return { label: t('statePaused'), tone: 'warn', message };
     case 'error':
-      return { label: 'Error', tone: 'bad', message };
+      return { label: t('stateError'), tone: 'bad', message };
     case 'idle':
-      return { label: status.running ? 'Playing' : 'Idle', tone: status.running ? 'busy' : 'idle', message };
+      return { label: status.running ? t('statePlaying') : t('stateIdle'), tone: status.running ? 'busy' : 'idle', message };
   }
 }
 
@@ -123,27 +136,23 @@ export interface StatCell {
   readonly value: string;
 }
 
-function formatInt(n: number): string {
-  return Math.round(n).toLocaleString('en-US');
-}
-
 /** The numbers of the status card. */
 export function statCells(status: RunStatus | null): StatCell[] {
   const s = status;
   return [
-    { label: 'Score', value: s && s.score !== null ? formatInt(s.score) : '—' },
-    { label: 'Best tile', value: s && s.bestTile > 0 ? String(s.bestTile) : '—' },
-    { label: 'Moves', value: s ? String(s.moves) : '0' },
-    { label: 'Moves/s', value: s ? s.movesPerSecond.toFixed(1) : '0.0' },
-    { label: 'Depth', value: s && s.depth > 0 ? String(s.depth) : '—' },
-    { label: 'Desyncs', value: s ? String(s.desyncs) : '0' },
+    { label: t('statScore'), value: s && s.score !== null ? formatInt(s.score) : '—' },
+    { label: t('statBestTile'), value: s && s.bestTile > 0 ? String(s.bestTile) : '—' },
+    { label: t('statMoves'), value: s ? String(s.moves) : '0' },
+    { label: t('statMovesPerSecond'), value: s ? s.movesPerSecond.toFixed(1) : '0.0' },
+    { label: t('statDepth'), value: s && s.depth > 0 ? String(s.depth) : '—' },
+    { label: t('statDesyncs'), value: s ? String(s.desyncs) : '0' },
   ];
 }
 
 /** "classic on 127.0.0.1", or an empty string before any detection. */
 export function siteText(status: RunStatus | null): string {
   if (!status || (!status.adapter && !status.site)) return '';
-  if (status.adapter && status.site) return `${status.adapter} on ${status.site}`;
+  if (status.adapter && status.site) return t('siteOn', status.adapter, status.site);
   return status.adapter ?? status.site ?? '';
 }
 
@@ -212,3 +221,27 @@ export function shortcutKeys(shortcut: string | undefined): string[] {
 }
 
 const KEY_GLYPHS: Record<string, string> = { Period: '.', Comma: ',' };
+
+/**
+ * The content script and the background word their statuses in English (they have no page to
+ * localize); the fixed ones are shown in the UI language, anything else (an error's own text) as it is.
+ */
+const KNOWN_MESSAGES: Record<string, string> = {
+  'Paused — you moved': 'msgPausedYouMoved',
+  'Game over': 'msgGameOver',
+  Stopped: 'msgStopped',
+  'Stopped: the page was reloaded': 'msgStoppedReloaded',
+  'Stopped: you left the page': 'msgStoppedLeft',
+  'Stopped: the tab was closed': 'msgStoppedClosed',
+  'The board changed unexpectedly: going on from the board shown': 'msgDesync',
+  'You reached 2048: stopped (keep playing is off)': 'msgWonStopped',
+  'You reached 2048: this page offers no way to keep playing': 'msgWonNoContinue',
+};
+
+export function statusMessageText(message: string | undefined): string {
+  if (!message) return '';
+  const key = KNOWN_MESSAGES[message];
+  if (key) return t(key);
+  if (message.startsWith('No 2048 board found on this page')) return t('msgNoBoard') + message.slice('No 2048 board found on this page'.length);
+  return message;
+}

@@ -21,6 +21,7 @@ import { BOARD_LIMITS, SEARCH_LIMITS } from '../engine/limits';
 import { extensionId, extensionOrigin, isTransientFailure, onRawMessage, sendRaw } from '../platform/runtime';
 import type { RawListener, SenderInfo, TabTarget } from '../platform/runtime';
 import { SettingsSchema } from './settings';
+import { ReplaySchema } from './history';
 
 export type { SenderInfo, TabTarget } from '../platform/runtime';
 
@@ -59,6 +60,7 @@ export const MoveChoiceSchema: z.ZodType<MoveChoice> = z.object({
   ms: z.number(),
   valuesByDepth: z.array(MoveValuesSchema).optional(),
   samples: z.number().optional(),
+  engine: z.enum(['wasm', 'ts']).optional(),
 });
 
 export const RUN_STATES = ['idle', 'thinking', 'moving', 'won', 'over', 'paused', 'error'] as const;
@@ -85,6 +87,8 @@ export const RunStatusSchema = z.object({
   board: GridSchema.optional(),
   /** The last solver note (e.g. a worker failed and the move came from a fallback), shown by the popup. */
   note: z.string().optional(),
+  /** How long the last move's search took (ms), for the panel's live charts. */
+  thinkMs: z.number().min(0).optional(),
   running: z.boolean(),
   updatedAt: z.number(),
 });
@@ -122,6 +126,8 @@ export const GameRecordSchema = z.object({
   desyncs: z.number().int(),
   endedAt: z.number(),
   outcome: z.enum(['over', 'won', 'stopped']),
+  /** Every move and spawn, to replay the game (src/shared/history.ts); absent in records of older versions. */
+  replay: ReplaySchema.optional(),
 });
 export type GameRecord = z.infer<typeof GameRecordSchema>;
 

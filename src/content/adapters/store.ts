@@ -1,20 +1,22 @@
 /**
  * store — a play2048.co-style page (SITES.md §2): the board is a canvas, the game is an ES module whose
- * export has subscribe / move / sanitize. The main-world script (src/page/page-agent.ts) finds it,
+ * export has subscribe / move / sanitize. The main-world agent (src/page/main-world.ts) finds it,
  * pushes its state through the bridge, and calls its own `move`, so synthetic keys (which such a page
  * may ignore) are never needed.
  *
  * States: "fresh" / "playing" → playing, "gameWon" → won (continue per settings), "gameOver" → over;
  * any other state (a powerup selection, ...) is 'unknown': the driver pauses and names it.
+ * Keep playing: the store's own continueAfterWin, then its published state must have left "gameWon"
+ * (asked once more if not; 'still-shown' when it stays).
  *
  * Checked on: tests/fixtures/pages/play2048-like.
  */
 import type { Direction, Grid } from '../../engine/types';
 import { StoreFindResultSchema, StoreSnapshotSchema } from '../../page/bridge-protocol';
 import type { StoreSnapshot } from '../../page/bridge-protocol';
-import { checkTile, isBoardSize, waitForBoard } from './common';
+import { checkTile, isBoardSize, waitForBoard, waitUntil } from './common';
 import { BoardReadError } from './types';
-import type { Adapter, AdapterContext, AdapterFactory, BoardReading, GameStatus, PageBridge, SettleResult } from './types';
+import type { Adapter, AdapterContext, AdapterFactory, BoardReading, ContinueResult, GameStatus, PageBridge, SettleResult } from './types';
 
 type ConnectableBridge = PageBridge & { connect?: (timeoutMs?: number) => Promise<boolean> };
 
@@ -115,10 +117,24 @@ export class StoreAdapter implements Adapter {
     });
   }
 
-  async continueAfterWin(): Promise<boolean> {
+  async continueAfterWin(): Promise<ContinueResult> {
     const bridge = this.bridge;
-    if (!bridge) return false;
-    return (await bridge.request('store/continue', undefined, 1_000)) === true;
+    if (!bridge) return 'no-control';
+    const won = (): boolean => this.latest?.state === 'gameWon';
+    for (let attempt = 0; attempt < 2; attempt++) {
+      if ((await bridge.request('store/continue', undefined, 1_000)) !== true) return attempt === 0 ? 'no-control' : 'still-shown';
+      // The store publishes its new state (pushed before the reply); ask for it when no push came.
+      if (won()) {
+        try {
+          const snapshot = StoreSnapshotSchema.safeParse(await bridge.request('store/snapshot', undefined, 1_000));
+          if (snapshot.success) this.latest = snapshot.data;
+        } catch {
+          // judged on the pushes below
+        }
+      }
+      if (await waitUntil(() => !won(), 300)) return 'continued';
+    }
+    return 'still-shown';
   }
 }
 

@@ -35,7 +35,7 @@ export interface AdapterContext {
   readonly bridge?: PageBridge;
 }
 
-/** Request/response channel to the main-world script (src/page/), nonce-checked on both sides. */
+/** Request/response channel to the main-world agent (src/page/main-world.ts); replies are HMAC-checked. */
 export interface PageBridge {
   request<T = unknown>(type: string, payload?: unknown, timeoutMs?: number): Promise<T>;
   /** Subscribe to pushes from the main world (e.g. a game store's state); returns an unsubscribe. */
@@ -56,9 +56,21 @@ export interface Adapter {
    * once; any other changed reading is accepted only once the page has been quiet for a moment.
    */
   settled(previous: Grid, timeoutMs: number, expected?: Direction): Promise<SettleResult>;
-  /** Dismiss the "You win!" overlay and keep playing; false where the page has no such control. */
-  continueAfterWin(): Promise<boolean>;
+  /**
+   * Keep playing after the win as a person's click on "Keep going" would: the win message gone and the
+   * game's own keep-playing state set, checked on the page (see ContinueResult). Never clicks a link or
+   * anything that is not part of the board's win overlay.
+   */
+  continueAfterWin(): Promise<ContinueResult>;
 }
+
+/**
+ * What continuing after a win did:
+ * - 'continued': the win message is gone (still gone a moment later) and play can go on;
+ * - 'no-control': the page shows no control of its own to keep playing on or over the board;
+ * - 'still-shown': the control was pressed (twice) but the win message stayed up (or came back).
+ */
+export type ContinueResult = 'continued' | 'no-control' | 'still-shown';
 
 export interface AdapterFactory {
   readonly name: string;

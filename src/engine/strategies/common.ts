@@ -1,5 +1,5 @@
 /** Pieces every strategy shares: root-move selection, abort handling, yielding, building the MoveChoice. */
-import type { Direction, Grid, MoveChoice, MoveValues, SearchOptions, StrategyName } from '../types';
+import type { Direction, Grid, MoveChoice, MoveValues, SearchEngine, SearchOptions, StrategyName } from '../types';
 import { DIRECTIONS } from '../types';
 import { gridToRanks } from '../grid';
 import { canMoveRanks } from '../rules';
@@ -84,7 +84,14 @@ export function valuesOf(roots: readonly number[], scores: ArrayLike<number>): M
 export function choice(
   strategy: StrategyName,
   values: MoveValues,
-  fields: { depth: number; nodes: number; started: number; valuesByDepth?: MoveValues[]; samples?: number },
+  fields: {
+    depth: number;
+    nodes: number;
+    started: number;
+    valuesByDepth?: MoveValues[];
+    samples?: number;
+    engine?: SearchEngine;
+  },
 ): MoveChoice {
   const result: MoveChoice = {
     strategy,
@@ -95,6 +102,7 @@ export function choice(
     ms: now() - fields.started,
     ...(fields.valuesByDepth ? { valuesByDepth: fields.valuesByDepth } : {}),
     ...(fields.samples !== undefined ? { samples: fields.samples } : {}),
+    ...(fields.engine !== undefined ? { engine: fields.engine } : {}),
   };
   return result;
 }

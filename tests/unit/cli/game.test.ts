@@ -11,7 +11,9 @@ describe('playGame', () => {
     expect(a.end).toBe('game-over');
     expect(a.moves).toBeGreaterThan(0);
     expect(a.maxTile).toBe(maxTile(a.grid));
-    expect({ ...b, index: 0, thinkMs: 0 }).toEqual({ ...a, thinkMs: 0 });
+    expect({ ...b, index: 0, thinkMs: 0, moveMs: [] }).toEqual({ ...a, thinkMs: 0, moveMs: [] });
+    expect(a.moveMs).toHaveLength(a.moves);
+    expect(a.depthCounts?.reduce((s, n) => s + n, 0)).toBe(a.moves);
     expect(b.index).toBe(5);
   });
 

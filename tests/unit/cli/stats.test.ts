@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lowerMedian, median, reachShares, summarize, summarizeBench } from '../../../src/cli/stats';
+import { lowerMedian, median, quantile, reachShares, summarize, summarizeBench } from '../../../src/cli/stats';
 import type { GameResult } from '../../../src/cli/stats';
 
 describe('median and summarize', () => {
@@ -65,5 +65,16 @@ describe('summarizeBench', () => {
   it('reports a best-tile median that is a tile for an even number of games', () => {
     const summary = summarizeBench('random', 1, [game(0, 10, 256, 1, 1), game(1, 20, 512, 1, 1)]);
     expect(summary.maxTile).toEqual({ median: 256, max: 512 });
+  });
+});
+
+describe('think time and depth statistics', () => {
+  it('reports mean, p50, p99 and max think time, and the depth spread', () => {
+    const moveMs = Array.from({ length: 100 }, (_, i) => i + 1);
+    const result: GameResult = { index: 0, seed: 1, score: 0, maxTile: 4, moves: 100, thinkMs: 5050, end: 'game-over', moveMs, depthCounts: [0, 0, 50, 50] };
+    const summary = summarizeBench('expectimax', 1, [result]);
+    expect(summary.thinkMs).toEqual({ mean: 50.5, p50: 50, p99: 99, max: 100 });
+    expect(summary.depth).toEqual({ mean: 2.5, counts: [0, 0, 50, 50] });
+    expect(quantile([], 0.5)).toBeNaN();
   });
 });

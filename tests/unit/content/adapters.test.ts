@@ -22,7 +22,7 @@ function classicPage(tiles: string, size = 4, message = ''): string {
   const rows = Array.from({ length: size }, () => `<div class="grid-row">${'<div class="grid-cell"></div>'.repeat(size)}</div>`).join('');
   return page(`<div class="heading"><div class="scores-container"><div class="score-container">1234<div class="score-addition">+8</div></div>
     <div class="best-container">5000</div></div></div>
-    <div class="game-container"><div class="game-message ${message}"><p></p><div class="lower"><a class="keep-playing-button">Keep going</a><a class="retry-button">Try again</a></div></div>
+    <div class="game-container"><div class="game-message ${message}"><p>${message === 'game-won' ? 'You win!' : message === 'game-over' ? 'Game over!' : ''}</p><div class="lower"><a class="keep-playing-button">Keep going</a><a class="retry-button">Try again</a></div></div>
     <div class="grid-container">${rows}</div><div class="tile-container">${tiles}</div></div>`);
 }
 
@@ -61,9 +61,15 @@ describe('classic adapter', () => {
     const adapter = new ClassicAdapter(contextOf(won));
     expect(adapter.readBoard().status).toBe('won');
     let clicked = 0;
-    won.window.document.querySelector('.keep-playing-button')?.addEventListener('click', () => clicked++);
-    expect(await adapter.continueAfterWin()).toBe(true);
+    const message = won.window.document.querySelector('.game-message');
+    // As the game does: "Keep going" clears the message.
+    won.window.document.querySelector('.keep-playing-button')?.addEventListener('click', () => {
+      clicked++;
+      message?.classList.remove('game-won');
+    });
+    expect(await adapter.continueAfterWin()).toBe('continued');
     expect(clicked).toBe(1);
+    expect(adapter.readBoard().status).toBe('playing');
     const over = domFromHtml(classicPage(classicTile(2, 1, 1) + classicTile(4, 2, 1), 4, 'game-over'));
     expect(readClassicBoard(over.window.document).status).toBe('over');
   });
@@ -172,12 +178,75 @@ describe('saved-state adapter', () => {
     dom.window.localStorage.setItem('gameState', state([[2048, null, null, null], [null, 2, null, null], [null, null, null, null], [null, null, null, null]], { won: true }));
     const adapter = new SavedStateAdapter(contextOf(dom));
     expect(adapter.readBoard().status).toBe('won');
-    expect(await adapter.continueAfterWin()).toBe(true);
+    const message = dom.window.document.querySelector('.game-message');
+    dom.window.document.querySelector('.keep-playing-button')?.addEventListener('click', () => message?.classList.remove('game-won'));
+    expect(await adapter.continueAfterWin()).toBe('continued');
     expect(adapter.readBoard().status).toBe('playing');
+    // A win message the page draws again (late) is the won state again, whatever the saved state says.
+    message?.classList.add('game-won');
+    expect(adapter.readBoard().status).toBe('won');
   });
 });
 
 describe('geometry adapter', () => {
+  function winPage(overlayControls: string): string {
+    const row = (values: number[]): string => `<div class="row">${values.map((v) => `<div class="cell">${v || ''}</div>`).join('')}</div>`;
+    return page(`<nav><a class="bait" href="/elsewhere">Continue reading</a> <a class="bait" href="/more">Keep going</a></nav>
+      <div class="cookie"><button class="bait" type="button">Continue</button></div>
+      <div class="wrap"><div class="board">${row([2048, 4, 0, 0])}${row([2, 0, 0, 0])}${row([0, 0, 0, 0])}${row([0, 0, 0, 8])}</div>
+      <div class="win"><p>You win!</p>${overlayControls}</div></div>`);
+  }
+
+  it('keeps playing only through the win overlay by the board: never a link, never a control elsewhere', async () => {
+    const dom = domFromHtml(winPage('<a class="link" href="/x">Keep going</a> <button class="keep" type="button">Keep going</button>'));
+    const doc = dom.window.document;
+    const clicks: string[] = [];
+    doc.addEventListener('click', (e) => clicks.push((e.target as Element).className), true);
+    doc.querySelector('.keep')?.addEventListener('click', () => doc.querySelector('.win')?.setAttribute('hidden', ''));
+    const adapter = new GeometryAdapter(contextOf(dom));
+    expect(await adapter.detect()).toBeGreaterThan(0);
+    expect(adapter.readBoard().status).toBe('won');
+    expect(await adapter.continueAfterWin()).toBe('continued');
+    expect(clicks).toEqual(['keep']);
+    expect(adapter.readBoard().status).toBe('playing');
+  });
+
+  it('reports no-control, clicking nothing, when the overlay offers only a link', async () => {
+    const dom = domFromHtml(winPage('<a class="link" href="/x">Keep going</a>'));
+    const doc = dom.window.document;
+    const clicks: string[] = [];
+    doc.addEventListener('click', (e) => clicks.push((e.target as Element).className), true);
+    const adapter = new GeometryAdapter(contextOf(dom));
+    expect(await adapter.detect()).toBeGreaterThan(0);
+    expect(await adapter.continueAfterWin()).toBe('no-control');
+    expect(clicks).toEqual([]);
+  });
+
+  it('presses once more when the win message comes back, and reports still-shown when it stays', async () => {
+    const dom = domFromHtml(winPage('<button class="keep" type="button">Keep going</button>'));
+    const doc = dom.window.document;
+    const win = doc.querySelector('.win') as HTMLElement;
+    let presses = 0;
+    doc.querySelector('.keep')?.addEventListener('click', () => {
+      presses++;
+      win.setAttribute('hidden', '');
+      // The first time the page draws its message again a moment later (as the classic game can).
+      if (presses === 1) setTimeout(() => win.removeAttribute('hidden'), 30);
+    });
+    const adapter = new GeometryAdapter(contextOf(dom));
+    expect(await adapter.detect()).toBeGreaterThan(0);
+    expect(await adapter.continueAfterWin()).toBe('continued');
+    expect(presses).toBe(2);
+
+    const stuck = domFromHtml(winPage('<button class="keep" type="button">Keep going</button>'));
+    let stuckPresses = 0;
+    stuck.window.document.querySelector('.keep')?.addEventListener('click', () => stuckPresses++);
+    const stuckAdapter = new GeometryAdapter(contextOf(stuck));
+    expect(await stuckAdapter.detect()).toBeGreaterThan(0);
+    expect(await stuckAdapter.continueAfterWin()).toBe('still-shown');
+    expect(stuckPresses).toBe(2);
+  });
+
   it('reads absolutely placed tiles with inline left/top, ignoring the overlay, with empty slots as the lattice', async () => {
     const slots = Array.from({ length: 9 }, (_, i) => `<div class="bg" style="left:${8 + (i % 3) * 108}px;top:${8 + Math.floor(i / 3) * 108}px"></div>`).join('');
     const dom = domFromHtml(

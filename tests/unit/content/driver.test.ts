@@ -11,7 +11,8 @@ import type { Direction, Grid, MoveChoice } from '../../../src/engine/types';
 import { Driver, NO_BOARD_MESSAGE, PAUSED_MESSAGE } from '../../../src/content/driver';
 import type { DriverEnvironment } from '../../../src/content/driver';
 import { BoardReadError } from '../../../src/content/adapters/types';
-import type { Adapter, AdapterFactory, BoardReading, GameStatus, SettleResult } from '../../../src/content/adapters/types';
+import type { Adapter, AdapterFactory, BoardReading, ContinueResult, GameStatus, SettleResult } from '../../../src/content/adapters/types';
+import { EditableFocusError } from '../../../src/content/keys';
 import { GameRecordSchema, RunStatusSchema } from '../../../src/shared/messages';
 import type { Command, GameRecord, Message, ReplyOf, RunStatus } from '../../../src/shared/messages';
 import { DEFAULT_SETTINGS } from '../../../src/shared/settings';
@@ -46,7 +47,10 @@ class FakeGame implements Adapter {
     const reading: BoardReading = { grid: this.board, score: null, status: this.status };
     return this.note ? { ...reading, note: this.note } : reading;
   }
+  /** An element standing for a focused text field: sendMove refuses, as sendKeyMove does. */
+  focusedField: Element | null = null;
   async sendMove(direction: Direction): Promise<void> {
+    if (this.focusedField) throw new EditableFocusError(this.focusedField);
     this.keys.push(direction);
     if (this.ignoreNext > 0) {
       this.ignoreNext--;
@@ -63,10 +67,11 @@ class FakeGame implements Adapter {
     await new Promise((r) => setTimeout(r, Math.min(timeoutMs, 5)));
     return { kind: 'ignored' };
   }
-  async continueAfterWin(): Promise<boolean> {
+  continueResult: ContinueResult = 'continued';
+  async continueAfterWin(): Promise<ContinueResult> {
     this.continued++;
-    this.status = 'playing';
-    return true;
+    if (this.continueResult === 'continued') this.status = 'playing';
+    return this.continueResult;
   }
 }
 
@@ -338,6 +343,31 @@ describe('driver', () => {
     await command(stop.driver, 'solve', { ...SETTINGS, continueAfterWin: false });
     await until(() => stop.driver.getStatus().state === 'won');
     expect(stop.game.keys).toEqual([]);
+    expect(stop.driver.getStatus().message).toContain('Stop');
+  });
+
+  it('at 2048 stops with "Won — continue by hand" when the page cannot be continued', async () => {
+    const board = grid([[2048, 2, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 4]]);
+    for (const result of ['no-control', 'still-shown'] as const) {
+      const h = harness({ board });
+      h.game.status = 'won';
+      h.game.continueResult = result;
+      await h.driver.handleCommand('solve', SETTINGS);
+      await until(() => !h.driver.isRunning && h.driver.getStatus().state === 'won');
+      expect(h.game.continued).toBe(1);
+      expect(h.game.keys).toEqual([]);
+      expect(h.driver.getStatus().message).toContain('Won — continue by hand');
+    }
+  });
+
+  it('pauses with a message, sending no key, while a text field has focus', async () => {
+    const h = harness();
+    h.game.focusedField = h.window.document.createElement('input');
+    await h.driver.handleCommand('solve', SETTINGS);
+    await until(() => !h.driver.isRunning && h.driver.getStatus().state === 'paused');
+    expect(h.game.keys).toEqual([]);
+    expect(h.driver.getStatus().message).toMatch(/^Paused — a text field has focus/);
+    expect(h.driver.getStatus().moves).toBe(0);
   });
 
   it('detects again once when the board cannot be read, and names the cell when it still cannot', async () => {

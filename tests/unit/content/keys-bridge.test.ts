@@ -1,14 +1,20 @@
 // @vitest-environment jsdom
 /**
  * Synthetic keys (every field set, target an element, keydown then keyup) and the main-world bridge:
- * nonce hand-over, request/reply, pushes, and rejection of wrong nonces and malformed payloads.
+ * keys handed over as arguments, request/reply, pushes, HMAC tags and sequence numbers (forged, replayed
+ * and malformed messages dropped), and a page that patched its built-ins never seeing the secret.
  */
 import { describe, expect, it } from 'vitest';
 import { JSDOM } from 'jsdom';
-import { createPageBridge } from '../../../src/content/bridge';
-import { dispatchMoveKey, moveKeyInit } from '../../../src/content/keys';
-import { NONCE_ATTRIBUTE, channelName, makeNonce } from '../../../src/page/bridge-protocol';
-import { findStoreExport, installPageAgent, snapshotOf } from '../../../src/page/page-agent';
+import { createHmac } from 'node:crypto';
+import { runInNewContext } from 'node:vm';
+import { createPageBridge, verifyDetail } from '../../../src/content/bridge';
+import { hmacSha256Hex } from '../../../src/content/hmac';
+import { EditableFocusError, dispatchMoveKey, focusedEditable, moveKeyInit } from '../../../src/content/keys';
+import { channelName, makeToken } from '../../../src/page/bridge-protocol';
+import type { BridgeKeys } from '../../../src/page/bridge-protocol';
+import { mainWorldAgent } from '../../../src/page/main-world';
+import type { AgentHooks } from '../../../src/page/main-world';
 import { StoreAdapter } from '../../../src/content/adapters/store';
 
 function freshWindow(body = '<button id="b">x</button>'): Window & typeof globalThis {
@@ -49,6 +55,39 @@ describe('keys', () => {
     const button = win.document.getElementById('b') as HTMLButtonElement;
     button.focus();
     expect(dispatchMoveKey(win.document, 'right')).toBe(button);
+  });
+
+  it('sends nothing while a text field has focus (input, textarea, select, contenteditable, inside a shadow root)', () => {
+    const win = freshWindow(
+      '<input id="i"><input id="r" type="range"><textarea id="t"></textarea><select id="s"><option>a</option></select>' +
+        '<div id="e" contenteditable="true"><span id="inner" tabindex="0">x</span></div><div id="host"></div>' +
+        '<input id="btn" type="button" value="ok"><div id="off" contenteditable="false" tabindex="0"></div><button id="b">x</button>',
+    );
+    const doc = win.document;
+    let seen = 0;
+    win.addEventListener('keydown', () => seen++, true);
+    const shadow = (doc.getElementById('host') as HTMLElement).attachShadow({ mode: 'open' });
+    shadow.innerHTML = '<input id="deep">';
+    const focusables: readonly [() => HTMLElement, boolean][] = [
+      [() => doc.getElementById('i') as HTMLElement, true],
+      [() => doc.getElementById('r') as HTMLElement, true],
+      [() => doc.getElementById('t') as HTMLElement, true],
+      [() => doc.getElementById('s') as HTMLElement, true],
+      [() => doc.getElementById('inner') as HTMLElement, true],
+      [() => shadow.getElementById('deep') as HTMLElement, true],
+      [() => doc.getElementById('btn') as HTMLElement, false],
+      [() => doc.getElementById('off') as HTMLElement, false],
+      [() => doc.getElementById('b') as HTMLElement, false],
+    ];
+    for (const [element, editable] of focusables) {
+      element().focus();
+      expect(focusedEditable(doc) !== null, element().id).toBe(editable);
+      if (editable) expect(() => dispatchMoveKey(doc, 'up')).toThrow(EditableFocusError);
+      else dispatchMoveKey(doc, 'up');
+    }
+    expect(seen).toBe(3);
+    (doc.activeElement as HTMLElement | null)?.blur();
+    expect(focusedEditable(doc)).toBeNull();
   });
 });
 
@@ -96,72 +135,185 @@ function fakeStore() {
   return { store, game, moves };
 }
 
-describe('main-world bridge', () => {
-  it('hands the nonce over through <html> and answers hello and key requests', async () => {
+
+function keys(): BridgeKeys {
+  return { secret: makeToken(43), channel: makeToken(22) };
+}
+
+/** The agent as Chrome injects it: its source alone, evaluated in a fresh realm (no module bindings). */
+function injectedAgent(): typeof mainWorldAgent {
+  return runInNewContext(`(${mainWorldAgent.toString()})`, {}) as typeof mainWorldAgent;
+}
+
+function install(win: Window, k: BridgeKeys, hooks: Omit<AgentHooks, 'win'> = {}): boolean {
+  return injectedAgent()(k.secret, k.channel, { win, ...hooks });
+}
+
+/** Every `detail` the agent sends on the channel, as the page could see it. */
+function recordToContent(win: Window, k: BridgeKeys): string[] {
+  const seen: string[] = [];
+  win.addEventListener(channelName(k.channel, 'to-content'), (e) => seen.push(String((e as CustomEvent).detail)));
+  return seen;
+}
+
+describe('main-world agent', () => {
+  it('is self-contained (runs from its source alone) and carries no zod', () => {
+    const source = mainWorldAgent.toString();
+    expect(source).not.toMatch(/zod|__zod/);
     const win = freshWindow();
-    const bridge = createPageBridge(win);
-    const nonce = win.document.documentElement.getAttribute(NONCE_ATTRIBUTE);
-    expect(nonce).toBe(bridge.nonce);
-    installPageAgent(win, bridge.nonce);
-    expect(await bridge.connect(200)).toBe(true);
-    let keys = 0;
-    win.document.addEventListener('keydown', (e) => {
-      if ((e as KeyboardEvent).which === 39) keys++;
-    });
-    await bridge.request('key', { direction: 'right' });
-    expect(keys).toBe(1);
+    expect(install(win, keys())).toBe(true);
   });
 
-  it('ignores messages with a wrong nonce and malformed payloads', async () => {
+  it('refuses malformed keys', () => {
     const win = freshWindow();
-    const bridge = createPageBridge(win);
-    installPageAgent(win, bridge.nonce);
-    let keys = 0;
-    win.document.addEventListener('keydown', () => keys++);
-    const toPage = channelName(bridge.nonce, 'to-page');
-    const send = (detail: unknown): void => {
-      win.dispatchEvent(new win.CustomEvent(toPage, { detail }));
-    };
-    const other = makeNonce();
-    send(JSON.stringify({ nonce: other, id: 1, type: 'key', payload: { direction: 'left' } })); // wrong nonce
-    send(JSON.stringify({ nonce: bridge.nonce, id: 2, type: 'key', payload: { direction: 'sideways' } }));
-    send(JSON.stringify({ nonce: bridge.nonce, id: 3, type: 'eval', payload: 'alert(1)' }));
-    send({ nonce: bridge.nonce, id: 4, type: 'key', payload: { direction: 'left' } }); // not a string
-    send('{not json');
-    send(JSON.stringify({ nonce: bridge.nonce, id: -1, type: 'key', payload: { direction: 'left' } }));
-    win.dispatchEvent(new win.CustomEvent(channelName(other, 'to-page'), { detail: JSON.stringify({ nonce: other, id: 5, type: 'key', payload: { direction: 'up' } }) }));
-    await new Promise((r) => setTimeout(r, 20));
-    expect(keys).toBe(0);
+    expect(install(win, { secret: 'short', channel: makeToken(22) })).toBe(false);
+    expect(install(win, { secret: makeToken(43), channel: 'bad channel!' })).toBe(false);
+  });
 
-    // Forged replies and pushes to the content side are dropped too.
-    const toContent = channelName(bridge.nonce, 'to-content');
+  it('tags what it sends with HMAC-SHA-256 under the secret, as node:crypto computes it', () => {
+    const win = freshWindow();
+    const k = keys();
+    const seen = recordToContent(win, k);
+    install(win, k);
+    expect(seen).toHaveLength(1); // the "ready" push
+    const [body, tag] = seen[0].split('~');
+    expect(JSON.parse(body)).toEqual({ seq: 1, kind: 'push', type: 'ready', payload: { agent: 1 } });
+    expect(tag).toBe(createHmac('sha256', k.secret).update(body).digest('hex'));
+  });
+
+  it('the content side HMAC agrees with node:crypto on many texts and keys', () => {
+    for (let i = 0; i < 200; i++) {
+      const key = makeToken(32 + (i % 33));
+      let text = '';
+      for (let j = 0; j < i * 3; j++) text += String.fromCharCode(32 + ((i * 7 + j * 13) % 95));
+      expect(hmacSha256Hex(key, text)).toBe(createHmac('sha256', key).update(text).digest('hex'));
+    }
+  });
+});
+
+describe('main-world bridge', () => {
+  it('answers hello and key requests', async () => {
+    const win = freshWindow();
+    const k = keys();
+    const bridge = createPageBridge(win, k);
+    install(win, k);
+    expect(await bridge.connect(200)).toBe(true);
+    let keysSeen = 0;
+    win.document.addEventListener('keydown', (e) => {
+      if ((e as KeyboardEvent).which === 39 && (e as KeyboardEvent).key === 'ArrowRight') keysSeen++;
+    });
+    await bridge.request('key', { direction: 'right' });
+    expect(keysSeen).toBe(1);
+  });
+
+  it('drops forged, replayed and malformed messages, and agents of other keys', async () => {
+    const win = freshWindow();
+    const k = keys();
+    const seen = recordToContent(win, k);
+    const bridge = createPageBridge(win, k);
     const pushes: unknown[] = [];
     bridge.on('store/state', (p) => pushes.push(p));
+    install(win, k);
+    expect(await bridge.connect(200)).toBe(true);
+    const toContent = channelName(k.channel, 'to-content');
     const forge = (detail: unknown): void => {
       win.dispatchEvent(new win.CustomEvent(toContent, { detail }));
     };
-    forge(JSON.stringify({ nonce: other, kind: 'push', type: 'store/state', payload: { state: 'playing', score: 0, board: [[2, 0, 0], [0, 0, 0], [0, 0, 0]] } }));
-    forge(JSON.stringify({ nonce: bridge.nonce, kind: 'push', type: 'store/state', payload: { state: 'playing', score: 0, board: [[3]] } }));
-    forge(JSON.stringify({ nonce: bridge.nonce, kind: 'push', type: 'store/state', payload: { state: 'playing', score: -1, board: 'x' } }));
+    const board = { state: 'playing', score: 0, board: [[2, 0, 0], [0, 0, 0], [0, 0, 0]] };
+    const body = (seq: number): string => JSON.stringify({ seq, kind: 'push', type: 'store/state', payload: board });
+    forge(`${body(50)}~${'0'.repeat(64)}`); // no valid tag
+    forge(`${body(51)}~${createHmac('sha256', makeToken(43)).update(body(51)).digest('hex')}`); // another secret
+    forge(body(52)); // no tag at all
+    forge({ text: body(53) }); // not a string
+    const [validBody, validTag] = seen[seen.length - 1].split('~');
+    forge(`${validBody}~${validTag}`); // a replay of the agent's own last message
+    forge(`${validBody.replace('"seq":', '"seq":9')}~${validTag}`); // changed text, old tag
+    // A second agent injected with other keys (e.g. an earlier injection) is ignored too.
+    install(win, keys());
     expect(pushes).toEqual([]);
+    // A well-tagged message with a newer number is accepted: the check is the tag, not the sender.
+    forge(`${body(60)}~${hmacSha256Hex(k.secret, body(60))}`);
+    expect(pushes).toEqual([board]);
+    expect(verifyDetail(`${body(61)}~${hmacSha256Hex(k.secret, body(61))}`, k.secret)).not.toBeNull();
     await expect(bridge.request('no-such-thing')).rejects.toThrow(/Unknown bridge request/);
   });
 
-  it('connects when the main-world script is injected after the content script started asking', async () => {
+  it('ignores requests it does not know and unknown directions', async () => {
     const win = freshWindow();
-    const bridge = createPageBridge(win);
+    const k = keys();
+    install(win, k);
+    let keysSeen = 0;
+    win.document.addEventListener('keydown', () => keysSeen++);
+    const toPage = channelName(k.channel, 'to-page');
+    for (const detail of ['1:key:sideways', '2:eval:alert(1)', 'x:key:left', '3', { id: 4 }, `${'9'.repeat(20)}:key:left`]) {
+      win.dispatchEvent(new win.CustomEvent(toPage, { detail }));
+    }
+    await new Promise((r) => setTimeout(r, 20));
+    expect(keysSeen).toBe(0);
+  });
+
+  it('connects when the agent is injected after the content script started asking', async () => {
+    const win = freshWindow();
+    const k = keys();
+    const bridge = createPageBridge(win, k);
     const connecting = bridge.connect(1_000);
     await new Promise((r) => setTimeout(r, 150));
-    installPageAgent(win, bridge.nonce);
+    install(win, k);
     expect(await connecting).toBe(true);
     expect(bridge.connected).toBe(true);
   });
 
-  it('times out when no main-world script answers', async () => {
+  it('times out when no agent answers', async () => {
     const win = freshWindow();
-    const bridge = createPageBridge(win);
+    const bridge = createPageBridge(win, keys());
     expect(await bridge.connect(30)).toBe(false);
     await expect(bridge.request('store/find', undefined, 30)).rejects.toThrow(/did not answer/);
+  });
+
+  it('a page that patched its built-ins before the injection never sees the secret', async () => {
+    const win = freshWindow('<script type="module" src="/assets/index.js"></script>');
+    const k = keys();
+    const seen: unknown[] = [];
+    const callers: unknown[] = [];
+    const record = (args: unknown[]): void => {
+      for (const a of args) seen.push(a);
+    };
+    // What a hostile page does first: wrap every built-in the agent might use, and look up its callers.
+    const proto = win.EventTarget.prototype;
+    for (const name of ['dispatchEvent', 'addEventListener'] as const) {
+      const original = proto[name] as (...args: unknown[]) => unknown;
+      (proto as unknown as Record<string, unknown>)[name] = function patched(this: unknown, ...args: unknown[]) {
+        record(args);
+        try {
+          // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+          callers.push((patched as unknown as { caller: Function | null }).caller);
+        } catch {
+          callers.push('strict');
+        }
+        return original.apply(this, args);
+      };
+    }
+    const OriginalCustomEvent = win.CustomEvent;
+    (win as unknown as Record<string, unknown>).CustomEvent = class extends OriginalCustomEvent<unknown> {
+      constructor(type: string, init?: CustomEventInit) {
+        record([type, init?.detail]);
+        super(type, init);
+      }
+    };
+    const bridge = createPageBridge(win, k);
+    const { store } = fakeStore();
+    install(win, k, { importModule: async () => ({ g: store }) });
+    const adapter = new StoreAdapter({ document: win.document, window: win, bridge });
+    expect(await adapter.detect()).toBeGreaterThan(0.9);
+    await adapter.sendMove('left');
+    await bridge.request('key', { direction: 'up' });
+    const text = JSON.stringify(seen.map((v) => (typeof v === 'function' ? String(v) : v)));
+    expect(seen.length).toBeGreaterThan(3);
+    expect(text).not.toContain(k.secret);
+    for (const caller of callers) {
+      // No patched function can reach the agent's frame (and so its arguments) through `caller`.
+      if (typeof caller === 'function') expect(String(caller)).not.toContain('MainWorldAgent');
+    }
   });
 
   it('finds the game module export, pushes validated snapshots and plays through the store', async () => {
@@ -171,8 +323,9 @@ describe('main-world bridge', () => {
       'http://127.0.0.1/assets/consent.js': { subscribe: () => undefined, version: '1' },
       'http://127.0.0.1/assets/index.js': { v: '2.4.1', g: store },
     };
-    const bridge = createPageBridge(win);
-    installPageAgent(win, bridge.nonce, { importModule: async (url) => modules[url] });
+    const k = keys();
+    const bridge = createPageBridge(win, k);
+    install(win, k, { importModule: async (url) => modules[url] });
     const adapter = new StoreAdapter({ document: win.document, window: win, bridge });
     expect(await adapter.detect()).toBeGreaterThan(0.9);
     const before = adapter.readBoard();
@@ -186,30 +339,39 @@ describe('main-world bridge', () => {
 
     game.state = 'powerupSelection';
     store.sanitize();
+    await new Promise((r) => setTimeout(r, 0));
     expect(adapter.readBoard().status).toBe('unknown');
     expect(adapter.readBoard().note).toContain('powerupSelection');
     game.state = 'gameWon';
     store.sanitize();
     expect(adapter.readBoard().status).toBe('won');
-    expect(await adapter.continueAfterWin()).toBe(true);
+    expect(await adapter.continueAfterWin()).toBe('continued');
     expect(adapter.readBoard().status).toBe('playing');
   });
 
-  it('recognises store exports and game objects strictly', () => {
-    expect(findStoreExport({ a: 1, b: { subscribe() {}, move() {} } })).toBeNull();
-    const store = { subscribe() {}, move() {}, sanitize() {} };
-    expect(findStoreExport({ x: 'y', g: store })).toBe(store);
-    expect(findStoreExport(null)).toBeNull();
-    expect(snapshotOf({ state: 'playing', score: 4, board: [[null, { value: 2 }, null], [null, null, null], [{ value: 4 }, null, null]] })).toEqual({
-      state: 'playing',
-      score: 4,
-      board: [
-        [0, 2, 0],
-        [0, 0, 0],
-        [4, 0, 0],
-      ],
-    });
-    expect(snapshotOf({ state: 'playing', board: [[{ value: 'two' }, null], [null, null]] })).toBeNull();
-    expect(snapshotOf({ board: 'nope' })).toBeNull();
+  it('publishes only boards of tiles: a game object of another shape is not sent', () => {
+    const win = freshWindow('<script type="module" src="/assets/index.js"></script>');
+    const k = keys();
+    const seen = recordToContent(win, k);
+    const listeners: ((g: unknown) => void)[] = [];
+    const store = { subscribe: (cb: (g: unknown) => void) => listeners.push(cb), move() {}, sanitize() {} };
+    install(win, k, { importModule: async () => ({ store }) });
+    return (async () => {
+      win.dispatchEvent(new win.CustomEvent(channelName(k.channel, 'to-page'), { detail: '1:store/find:' }));
+      await new Promise((r) => setTimeout(r, 10));
+      const before = seen.length;
+      for (const game of [
+        { state: 'playing', board: [[{ value: 'two' }, null], [null, null]] },
+        { board: 'nope' },
+        { state: 'playing', board: [[2, 0, 0], [0, 0]] },
+        { state: 'x"},"board":[[2048]]', score: 1, board: [[2, 0, 0], [0, 0, 0], [0, 0, 0]] },
+      ]) {
+        for (const l of listeners) l(game);
+      }
+      const sent = seen.slice(before).map((d) => verifyDetail(d, k.secret));
+      // Only the last one is a board; its state text lost its quote and cannot break out of the string.
+      expect(sent).toHaveLength(1);
+      expect(sent[0]).toMatchObject({ kind: 'push', type: 'store/state', payload: { state: 'x},board:[[2048]]', board: [[2, 0, 0], [0, 0, 0], [0, 0, 0]] } });
+    })();
   });
 });

@@ -21,13 +21,24 @@ describe('firefoxManifest', () => {
     expect(GECKO_ID).toMatch(/^[a-zA-Z0-9._-]+@[a-zA-Z0-9._-]+$/);
   });
 
-  it('drops offscreen and Chrome-only keys and adds no permission', () => {
-    expect(firefox.permissions).toEqual(manifest.permissions.filter((p) => p !== 'offscreen'));
+  it('drops offscreen, sidePanel and Chrome-only keys and adds no permission', () => {
+    expect(firefox.permissions).toEqual(manifest.permissions.filter((p) => p !== 'offscreen' && p !== 'sidePanel'));
+    expect('side_panel' in firefox).toBe(false);
     expect(firefox.host_permissions).toEqual(manifest.host_permissions);
     expect(firefox.optional_host_permissions).toEqual(manifest.optional_host_permissions);
     expect('minimum_chrome_version' in firefox).toBe(false);
     expect(firefox.commands).toEqual(manifest.commands);
     expect(firefox.content_security_policy).toEqual(manifest.content_security_policy);
+  });
+
+  it("shows the side panel's page as Firefox's sidebar, titled and drawn like the action", () => {
+    expect(firefox.sidebar_action).toEqual({
+      default_panel: manifest.side_panel.default_path,
+      default_title: manifest.action.default_title,
+      default_icon: manifest.action.default_icon,
+    });
+    const { side_panel: _none, ...withoutPanel } = manifest;
+    expect('sidebar_action' in firefoxManifest(withoutPanel)).toBe(false);
   });
 
   it('refuses a manifest it cannot translate', () => {
@@ -51,7 +62,12 @@ describe('Firefox launcher', () => {
 
 describe('what differs in Firefox at run time', () => {
   it('names the sites to allow in words', () => {
-    expect(permissionHosts(manifest.host_permissions)).toEqual(['play2048.co', 'classic.play2048.co', '127.0.0.1', 'localhost']);
+    expect(permissionHosts(['https://play2048.co/*', 'https://classic.play2048.co/*', 'http://127.0.0.1/*', 'http://localhost/*'])).toEqual([
+      'play2048.co',
+      'classic.play2048.co',
+      '127.0.0.1',
+      'localhost',
+    ]);
     expect(permissionHosts(['https://*/*', 'http://*/*'])).toEqual(['*']);
   });
 });

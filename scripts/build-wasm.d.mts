@@ -1,0 +1,3 @@
+export const WASM_FILE: string;
+export function wasmIsStale(): boolean;
+export function buildWasm(options?: { force?: boolean; quiet?: boolean }): Promise<string>;

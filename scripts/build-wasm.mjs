@@ -1,0 +1,47 @@
+// Compile the WebAssembly search core (src/engine/wasm/assembly, AssemblyScript) to
+// src/engine/wasm/build/engine.wasm with the options of src/engine/wasm/asconfig.json ("release").
+// The .wasm is build output (not committed): `npm run build`, the unit tests and the CLI run this first.
+// Does nothing when the .wasm is newer than every source; `--force` rebuilds anyway.
+import { mkdirSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const wasmDir = join(root, 'src/engine/wasm');
+const sourceDir = join(wasmDir, 'assembly');
+export const WASM_FILE = join(wasmDir, 'build/engine.wasm');
+
+function newestSource() {
+  const files = [join(wasmDir, 'asconfig.json'), fileURLToPath(import.meta.url)];
+  for (const name of readdirSync(sourceDir)) if (name.endsWith('.ts')) files.push(join(sourceDir, name));
+  return Math.max(...files.map((file) => statSync(file).mtimeMs));
+}
+
+export function wasmIsStale() {
+  try {
+    return statSync(WASM_FILE).mtimeMs < newestSource();
+  } catch {
+    return true;
+  }
+}
+
+export async function buildWasm({ force = false, quiet = false } = {}) {
+  if (!force && !wasmIsStale()) return WASM_FILE;
+  mkdirSync(dirname(WASM_FILE), { recursive: true });
+  const { default: asc } = await import('assemblyscript/asc');
+  const started = performance.now();
+  const { error, stderr } = await asc.main(
+    [join(sourceDir, 'index.ts'), '--config', join(wasmDir, 'asconfig.json'), '--target', 'release', '--outFile', WASM_FILE],
+    {},
+  );
+  if (error) {
+    process.stderr.write(stderr.toString());
+    throw new Error(`build-wasm: ${error.message}`);
+  }
+  if (!quiet) process.stdout.write(`build-wasm: ${WASM_FILE} (${Math.round(performance.now() - started)} ms)\n`);
+  return WASM_FILE;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  await buildWasm({ force: process.argv.includes('--force') });
+}

@@ -1,0 +1,490 @@
+/**
+ * The WebAssembly core of the 4x4 expectimax (AssemblyScript, compiled by scripts/build-wasm.mjs).
+ *
+ * Board: a native u64, cell (r, c) at bit 4·(4r + c) holding the rank. All values are f32 and every
+ * operation rounds to f32 as SOLVER.md's reference does, so the reference configuration reproduces the
+ * reference's values and move-execution counts exactly (tested against the TypeScript engine, the oracle).
+ *
+ * Linear memory: the tables at fixed addresses (memory.data), the transposition table after the heap
+ * base, grown with memory.grow. No allocation on the managed heap (runtime stub).
+ */
+
+@external("env", "now")
+declare function hostNow(): f64;
+
+const ROWS: i32 = 65536;
+const ROW_LEFT: usize = memory.data(ROWS * 2, 64);
+const ROW_RIGHT: usize = memory.data(ROWS * 2, 64);
+const HEUR: usize = memory.data(ROWS * 4, 64);
+const SCORE_LEFT: usize = memory.data(ROWS * 4, 64);
+const SCORE_RIGHT: usize = memory.data(ROWS * 4, 64);
+
+/** The reference's cut-off: the float nearest 0.0001; searchRoot may lower it (play, time to spare). */
+const REFERENCE_THRESHOLD: f32 = <f32>0.0001;
+let threshold: f32 = REFERENCE_THRESHOLD;
+const P9: f32 = <f32>0.9;
+const P1: f32 = <f32>0.1;
+const CACHE_DEPTH_LIMIT: i32 = 15;
+const CHECK_EVERY: i32 = 1024;
+const PROBE_LIMIT: u32 = 12;
+/** 2^21 entries of 16 bytes = 32 MiB: the reference positions need 2^20 at most (half full). */
+const MAX_TT_LOG2: u32 = 21;
+const NIBBLE_LOW: u64 = 0x1111111111111111;
+
+// ---- tables ----
+
+function powd(r: i32, p: f64): f64 {
+  return Math.pow(<f64>r, p);
+}
+
+/** SOLVER.md's line heuristic for ranks a..d, each step rounded to f32 as the reference computes it. */
+function lineHeuristic(line: u32): f32 {
+  let sum: f32 = 0;
+  let empty: i32 = 0;
+  let merges: i32 = 0;
+  let prev: u32 = 0;
+  let counter: i32 = 0;
+  for (let i: u32 = 0; i < 4; i++) {
+    const rank = (line >> (4 * i)) & 0xf;
+    sum = <f32>(<f64>sum + powd(<i32>rank, 3.5));
+    if (rank == 0) {
+      empty++;
+    } else {
+      if (prev == rank) counter++;
+      else if (counter > 0) {
+        merges += 1 + counter;
+        counter = 0;
+      }
+      prev = rank;
+    }
+  }
+  if (counter > 0) merges += 1 + counter;
+  let monoL: f32 = 0;
+  let monoR: f32 = 0;
+  for (let i: u32 = 1; i < 4; i++) {
+    const a = <i32>((line >> (4 * (i - 1))) & 0xf);
+    const b = <i32>((line >> (4 * i)) & 0xf);
+    if (a > b) monoL = <f32>(<f64>monoL + (powd(a, 4) - powd(b, 4)));
+    else monoR = <f32>(<f64>monoR + (powd(b, 4) - powd(a, 4)));
+  }
+  let v: f32 = <f32>200000 + <f32>270 * <f32>empty;
+  v = v + <f32>700 * <f32>merges;
+  v = v - <f32>47 * min<f32>(monoL, monoR);
+  v = v - <f32>11 * sum;
+  return v;
+}
+
+/** Slide a row towards nibble 0; returns the moved row in the low 16 bits and the score above. */
+function slideLeft(row: u32): u64 {
+  let out: u32 = 0;
+  let n: u32 = 0;
+  let pending: u32 = 0;
+  let score: u64 = 0;
+  for (let i: u32 = 0; i < 4; i++) {
+    const r = (row >> (4 * i)) & 0xf;
+    if (r == 0) continue;
+    if (pending == 0) pending = r;
+    else if (pending == r) {
+      out |= (r == 15 ? 15 : r + 1) << (4 * n++);
+      score += <u64>1 << (r + 1);
+      pending = 0;
+    } else {
+      out |= pending << (4 * n++);
+      pending = r;
+    }
+  }
+  if (pending != 0) out |= pending << (4 * n);
+  return <u64>out | (score << 16);
+}
+
+function reverseRow(row: u32): u32 {
+  return ((row & 0xf) << 12) | ((row & 0xf0) << 4) | ((row >> 4) & 0xf0) | (row >> 12);
+}
+
+let tablesReady = false;
+
+export function init(): void {
+  if (tablesReady) return;
+  for (let row: u32 = 0; row < <u32>ROWS; row++) {
+    const left = slideLeft(row);
+    const right = slideLeft(reverseRow(row));
+    store<u16>(ROW_LEFT + (<usize>row << 1), <u16>(left & 0xffff));
+    store<u16>(ROW_RIGHT + (<usize>row << 1), <u16>reverseRow(<u32>(right & 0xffff)));
+    store<u32>(SCORE_LEFT + (<usize>row << 2), <u32>(left >> 16));
+    store<u32>(SCORE_RIGHT + (<usize>row << 2), <u32>(right >> 16));
+    store<f32>(HEUR + (<usize>row << 2), lineHeuristic(row));
+  }
+  tablesReady = true;
+}
+
+// ---- board primitives ----
+
+@inline function rowLeft(r: u64): u64 {
+  return <u64>load<u16>(ROW_LEFT + (<usize>r << 1));
+}
+@inline function rowRight(r: u64): u64 {
+  return <u64>load<u16>(ROW_RIGHT + (<usize>r << 1));
+}
+@inline function heur(r: u64): f32 {
+  return load<f32>(HEUR + (<usize>r << 2));
+}
+
+@inline function transpose(x: u64): u64 {
+  const a = (x & 0xf0f00f0ff0f00f0f) | ((x & 0x0000f0f00000f0f0) << 12) | ((x & 0x0f0f00000f0f0000) >> 12);
+  return (a & 0xff00ff0000ff00ff) | ((a & 0x00ff00ff00000000) >> 24) | ((a & 0x00000000ff00ff00) << 24);
+}
+
+@inline function movedLeft(b: u64): u64 {
+  return rowLeft(b & 0xffff) | (rowLeft((b >> 16) & 0xffff) << 16) | (rowLeft((b >> 32) & 0xffff) << 32) | (rowLeft(b >> 48) << 48);
+}
+@inline function movedRight(b: u64): u64 {
+  return rowRight(b & 0xffff) | (rowRight((b >> 16) & 0xffff) << 16) | (rowRight((b >> 32) & 0xffff) << 32) | (rowRight(b >> 48) << 48);
+}
+
+/** Sum of the row heuristics, in row order, in f32. */
+@inline function heurRows(b: u64): f32 {
+  return heur(b & 0xffff) + heur((b >> 16) & 0xffff) + heur((b >> 32) & 0xffff) + heur(b >> 48);
+}
+
+@inline function heuristicOf(b: u64): f32 {
+  const rows = heurRows(b);
+  const cols = heurRows(transpose(b));
+  return rows + cols;
+}
+
+/** One bit (bit 0 of the nibble) per empty cell. */
+@inline function emptyMask(b: u64): u64 {
+  let x = b | (b >> 1);
+  x |= x >> 2;
+  return ~x & NIBBLE_LOW;
+}
+
+// ---- transposition table ----
+// Entry (16 bytes): board u64, stamp u32 = generation << 8 | remaining depth, value f32.
+
+let ttBase: usize = 0;
+let ttLog2: u32 = 0;
+let ttMask: u64 = 0;
+let ttShift: u64 = 64;
+let ttCount: u32 = 0;
+let ttExact = false;
+let generation: u32 = 1;
+
+function ensureMemory(end: usize): void {
+  const have = <usize>memory.size() << 16;
+  if (end > have) {
+    const pages = <i32>((end - have + 0xffff) >> 16);
+    if (memory.grow(pages) < 0) unreachable();
+  }
+}
+
+function ttAllocate(bits: u32): void {
+  ttBase = (__heap_base + 63) & ~<usize>63;
+  ensureMemory(ttBase + (<usize>16 << bits));
+  memory.fill(ttBase, 0, <usize>16 << bits);
+  ttLog2 = bits;
+  ttMask = (<u64>1 << bits) - 1;
+  ttShift = 64 - <u64>bits;
+  ttCount = 0;
+  generation = 1;
+}
+
+@inline function ttHome(b: u64): u64 {
+  return (b * 0x9e3779b97f4a7c15) >> ttShift;
+}
+
+/** Prepare the table: 2^bits entries; exact = never evict (grows instead), as the reference's map. */
+export function ttConfigure(bits: u32, exact: bool): void {
+  if (bits < 10) bits = 10;
+  if (bits > MAX_TT_LOG2) bits = MAX_TT_LOG2;
+  if (exact) {
+    if (ttLog2 < bits) ttAllocate(bits);
+  } else if (ttLog2 != bits) {
+    ttAllocate(bits);
+  }
+  ttExact = exact;
+}
+
+/** Forget every entry (O(1)). */
+export function ttNewGeneration(): void {
+  generation++;
+  ttCount = 0;
+  if (generation >= 0xffffff) {
+    memory.fill(ttBase, 0, <usize>16 << ttLog2);
+    generation = 1;
+  }
+}
+
+export function ttSizeLog2(): u32 {
+  return ttLog2;
+}
+
+/** NaN when absent or stored with less remaining depth than `remaining`. */
+@inline function ttGet(b: u64, remaining: u32): f32 {
+  let i = ttHome(b);
+  const base = generation << 8;
+  for (let probe: u32 = 0; ; probe++) {
+    const at = ttBase + (<usize>i << 4);
+    const stamp = load<u32>(at, 8);
+    if ((stamp & ~0xff) != base) return NaN;
+    if (load<u64>(at) == b) return (stamp & 0xff) >= remaining ? load<f32>(at, 12) : NaN;
+    if (!ttExact && probe >= PROBE_LIMIT) return NaN;
+    i = (i + 1) & ttMask;
+  }
+  return NaN;
+}
+
+function ttPut(b: u64, remaining: u32, value: f32): void {
+  let i = ttHome(b);
+  const first = i;
+  const base = generation << 8;
+  for (let probe: u32 = 0; ; probe++) {
+    const at = ttBase + (<usize>i << 4);
+    const stamp = load<u32>(at, 8);
+    if ((stamp & ~0xff) != base) {
+      store<u64>(at, b);
+      store<u32>(at, base | remaining, 8);
+      store<f32>(at, value, 12);
+      ttCount++;
+      if (ttExact && (<u64>ttCount << 1) > ttMask) {
+        if (ttLog2 < MAX_TT_LOG2) ttGrow();
+        // At the memory cap: evict (bounded probing) rather than fill the table and probe forever.
+        else if (<u64>ttCount * 8 > ttMask * 7) ttExact = false;
+      }
+      return;
+    }
+    if (load<u64>(at) == b) {
+      store<u32>(at, base | remaining, 8);
+      store<f32>(at, value, 12);
+      return;
+    }
+    if (!ttExact && probe >= PROBE_LIMIT) {
+      const f = ttBase + (<usize>first << 4);
+      store<u64>(f, b);
+      store<u32>(f, base | remaining, 8);
+      store<f32>(f, value, 12);
+      return;
+    }
+    i = (i + 1) & ttMask;
+  }
+}
+
+/** Double the table (exact mode): rehash into a fresh area above, then move it down. */
+function ttGrow(): void {
+  const oldSize = <usize>16 << ttLog2;
+  const bits = ttLog2 + 1;
+  const newSize = <usize>16 << bits;
+  const scratch = ttBase + oldSize;
+  ensureMemory(scratch + newSize);
+  memory.fill(scratch, 0, newSize);
+  const base = generation << 8;
+  const shift = 64 - <u64>bits;
+  const mask = (<u64>1 << bits) - 1;
+  for (let at = ttBase; at < ttBase + oldSize; at += 16) {
+    const stamp = load<u32>(at, 8);
+    if ((stamp & ~0xff) != base) continue;
+    const b = load<u64>(at);
+    let i = (b * 0x9e3779b97f4a7c15) >> shift;
+    while ((load<u32>(scratch + (<usize>i << 4), 8) & ~0xff) == base) i = (i + 1) & mask;
+    memory.copy(scratch + (<usize>i << 4), at, 16);
+  }
+  memory.copy(ttBase, scratch, newSize);
+  ttLog2 = bits;
+  ttMask = mask;
+  ttShift = shift;
+}
+
+// ---- search ----
+
+let depthLimit: i32 = 0;
+let curDepth: i32 = 0;
+let executions: u64 = 0;
+let deadline: f64 = Infinity;
+let stopped = false;
+let countdown: i32 = CHECK_EVERY;
+
+function poll(): void {
+  countdown = CHECK_EVERY;
+  if (hostNow() > deadline) stopped = true;
+}
+
+function chance(b: u64, cprob: f32): f32 {
+  if (cprob < threshold || curDepth >= depthLimit) return heuristicOf(b);
+  if (--countdown <= 0) poll();
+  if (stopped) return 0;
+  const remaining = <u32>(depthLimit - curDepth);
+  const cache = curDepth < CACHE_DEPTH_LIMIT;
+  // The root chance node is always expanded: with the table kept across searches it may hold the root's
+  // value from an earlier search (a fresh table, as in the reference configuration, never does).
+  if (cache && curDepth > 0) {
+    const cached = ttGet(b, remaining);
+    if (cached == cached) return cached;
+  }
+  let mask = emptyMask(b);
+  const open = <f32>(<i32>popcnt(mask));
+  const p = cprob / open;
+  const p9 = p * P9;
+  const p1 = p * P1;
+  let res: f32 = 0;
+  if (p9 < threshold || curDepth + 1 >= depthLimit) {
+    // Every child is a max node over leaves (p1 < p9).
+    while (mask != 0) {
+      const t = mask & (~mask + 1);
+      mask ^= t;
+      res += leafMax(b | t) * P9;
+      res += leafMax(b | (t << 1)) * P1;
+    }
+  } else {
+    while (mask != 0) {
+      const t = mask & (~mask + 1);
+      mask ^= t;
+      res += maxNode(b | t, p9) * P9;
+      res += maxNode(b | (t << 1), p1) * P1;
+    }
+  }
+  res = res / open;
+  if (cache) ttPut(b, remaining, res);
+  return res;
+}
+
+/** A max node whose chance children all return the heuristic at once. */
+function leafMax(b: u64): f32 {
+  executions += 4;
+  let best: f32 = 0;
+  const t = transpose(b);
+  // up / down: moves of the transposed rows; the moved rows are the child's columns.
+  let m = movedLeft(t);
+  if (m != t) best = max<f32>(best, heurRows(transpose(m)) + heurRows(m));
+  m = movedRight(t);
+  if (m != t) best = max<f32>(best, heurRows(transpose(m)) + heurRows(m));
+  m = movedLeft(b);
+  if (m != b) best = max<f32>(best, heurRows(m) + heurRows(transpose(m)));
+  m = movedRight(b);
+  if (m != b) best = max<f32>(best, heurRows(m) + heurRows(transpose(m)));
+  return best;
+}
+
+function maxNode(b: u64, cprob: f32): f32 {
+  if (cprob < threshold || curDepth + 1 >= depthLimit) return leafMax(b);
+  curDepth++;
+  executions += 4;
+  let best: f32 = 0;
+  const t = transpose(b);
+  let m = movedLeft(t);
+  if (m != t) best = max<f32>(best, chance(transpose(m), cprob));
+  m = movedRight(t);
+  if (m != t) best = max<f32>(best, chance(transpose(m), cprob));
+  m = movedLeft(b);
+  if (m != b) best = max<f32>(best, chance(m, cprob));
+  m = movedRight(b);
+  if (m != b) best = max<f32>(best, chance(m, cprob));
+  curDepth--;
+  return best;
+}
+
+// ---- exports ----
+
+function boardOf(lo: u32, hi: u32): u64 {
+  return <u64>lo | (<u64>hi << 32);
+}
+
+let outBoard: u64 = 0;
+
+/** Execute move `dir` (0 up, 1 down, 2 left, 3 right); the board is read with outLo/outHi; returns the score. */
+export function move(lo: u32, hi: u32, dir: i32): u32 {
+  const b = boardOf(lo, hi);
+  let score: u32 = 0;
+  if (dir == 2 || dir == 3) {
+    const table = dir == 2 ? SCORE_LEFT : SCORE_RIGHT;
+    for (let s: u64 = 0; s < 64; s += 16) score += load<u32>(table + (<usize>((b >> s) & 0xffff) << 2));
+    outBoard = dir == 2 ? movedLeft(b) : movedRight(b);
+  } else {
+    const t = transpose(b);
+    const table = dir == 0 ? SCORE_LEFT : SCORE_RIGHT;
+    for (let s: u64 = 0; s < 64; s += 16) score += load<u32>(table + (<usize>((t >> s) & 0xffff) << 2));
+    outBoard = transpose(dir == 0 ? movedLeft(t) : movedRight(t));
+  }
+  return score;
+}
+
+export function outLo(): u32 {
+  return <u32>outBoard;
+}
+
+export function outHi(): u32 {
+  return <u32>(outBoard >> 32);
+}
+
+export function heuristic(lo: u32, hi: u32): f32 {
+  return heuristicOf(boardOf(lo, hi));
+}
+
+export function lineHeuristicOf(row: u32): f32 {
+  return heur(<u64>(row & 0xffff));
+}
+
+/**
+ * Value of root move `dir` searched to `limit` move layers (the root chance node at depth 0), as the
+ * reference computes it (+1e-6; 0 when illegal), or NaN when stopped at `stopAt` (host clock, ms).
+ * `fresh`: start a new table generation (the reference); otherwise entries of earlier searches are reused.
+ * `cutoff`: the cumulative-probability cut-off (0: the reference's, the float nearest 0.0001).
+ */
+export function searchRoot(lo: u32, hi: u32, dir: i32, limit: i32, stopAt: f64, fresh: bool, cutoff: f32): f32 {
+  move(lo, hi, dir);
+  const nb = outBoard;
+  executions = 0;
+  if (nb == boardOf(lo, hi)) return 0;
+  if (fresh) ttNewGeneration();
+  depthLimit = limit;
+  threshold = cutoff > 0 ? cutoff : REFERENCE_THRESHOLD;
+  curDepth = 0;
+  deadline = stopAt;
+  stopped = false;
+  countdown = CHECK_EVERY;
+  const v = chance(nb, 1);
+  if (stopped) return NaN;
+  return <f32>(<f64>v + 1e-6);
+}
+
+/** Move executions of the last searchRoot. */
+export function lastExecutions(): f64 {
+  return <f64>executions;
+}
+
+/**
+ * Part of a root move's search, for splitting one search over several threads: the root move `dir`, then,
+ * at the root chance node, only the empty cells whose bit is set in `cells` (bit i = cell i). Returns the
+ * unnormalised sum over those cells of 0.9·value(2 there) + 0.1·value(4 there), in cell order (divide the
+ * sum over all parts by the number of empty cells for the root chance node's value); NaN when stopped,
+ * 0 when the move is illegal. Executions as searchRoot.
+ */
+export function searchCells(lo: u32, hi: u32, dir: i32, limit: i32, cells: u32, stopAt: f64, fresh: bool, cutoff: f32): f32 {
+  move(lo, hi, dir);
+  const b = outBoard;
+  executions = 0;
+  if (b == boardOf(lo, hi)) return 0;
+  if (fresh) ttNewGeneration();
+  depthLimit = limit;
+  threshold = cutoff > 0 ? cutoff : REFERENCE_THRESHOLD;
+  curDepth = 0;
+  deadline = stopAt;
+  stopped = false;
+  countdown = CHECK_EVERY;
+  let mask = emptyMask(b);
+  const open = <f32>(<i32>popcnt(mask));
+  const p = <f32>1 / open;
+  const p9 = p * P9;
+  const p1 = p * P1;
+  let res: f32 = 0;
+  let index: u32 = 0;
+  while (mask != 0) {
+    const t = mask & (~mask + 1);
+    mask ^= t;
+    index = <u32>ctz(t) >> 2;
+    if (((cells >> index) & 1) == 0) continue;
+    res += maxNode(b | t, p9) * P9;
+    res += maxNode(b | (t << 1), p1) * P1;
+  }
+  if (stopped) return NaN;
+  return res;
+}

@@ -1,0 +1,88 @@
+/**
+ * Loader of the WebAssembly search core (src/engine/wasm/assembly, built by scripts/build-wasm.mjs into
+ * src/engine/wasm/build/engine.wasm). Pure: it instantiates the module from bytes or a compiled module that
+ * the host hands in (Node reads the file, an extension worker fetches the packaged asset), so it runs the
+ * same in Node, worker_threads, Web Workers and tests. The expectimax strategy uses the installed core
+ * for 4x4 boards; without one (or on other sizes) it runs the TypeScript search.
+ */
+
+/** The module's exports (see assembly/index.ts). Boards cross the boundary as two u32 halves. */
+export interface WasmCore {
+  /** Direction 0 up, 1 down, 2 left, 3 right; returns the score, the moved board is outLo/outHi (int32 bits). */
+  move(lo: number, hi: number, dir: number): number;
+  outLo(): number;
+  outHi(): number;
+  heuristic(lo: number, hi: number): number;
+  lineHeuristicOf(row: number): number;
+  ttConfigure(bits: number, exact: boolean | number): void;
+  ttNewGeneration(): void;
+  ttSizeLog2(): number;
+  /** Value of one root move to `limit` layers; NaN when stopped at `stopAt` (ms, the host clock); `fresh`:
+   *  a new table generation; `cutoff`: the probability cut-off (0 = the reference's). */
+  searchRoot(lo: number, hi: number, dir: number, limit: number, stopAt: number, fresh: boolean | number, cutoff: number): number;
+  /** Part of a root move: only the root spawn cells in the bit mask `cells`; the unnormalised sum. */
+  searchCells(lo: number, hi: number, dir: number, limit: number, cells: number, stopAt: number, fresh: boolean | number, cutoff: number): number;
+  lastExecutions(): number;
+}
+
+const EXPORTS = [
+  'move',
+  'outLo',
+  'outHi',
+  'heuristic',
+  'lineHeuristicOf',
+  'ttConfigure',
+  'ttNewGeneration',
+  'ttSizeLog2',
+  'searchRoot',
+  'searchCells',
+  'lastExecutions',
+] as const;
+
+function clock(): number {
+  return typeof performance !== 'undefined' ? performance.now() : Date.now();
+}
+
+function imports(): WebAssembly.Imports {
+  return {
+    env: {
+      now: clock,
+      abort: () => {
+        throw new Error('wasm core: abort');
+      },
+    },
+  };
+}
+
+function wrap(instance: WebAssembly.Instance): WasmCore {
+  const exports = instance.exports as Record<string, unknown>;
+  for (const name of [...EXPORTS, 'init']) {
+    if (typeof exports[name] !== 'function') throw new Error(`wasm core: the module does not export ${name}()`);
+  }
+  (exports.init as () => void)();
+  return exports as unknown as WasmCore;
+}
+
+/** Instantiate synchronously (Node, workers; a browser main thread limits synchronous compiles). */
+export function instantiateWasmCore(source: BufferSource | WebAssembly.Module): WasmCore {
+  const module = source instanceof WebAssembly.Module ? source : new WebAssembly.Module(source);
+  return wrap(new WebAssembly.Instance(module, imports()));
+}
+
+/** Instantiate asynchronously (a browser worker that fetched the packaged .wasm). */
+export async function instantiateWasmCoreAsync(source: BufferSource | WebAssembly.Module): Promise<WasmCore> {
+  if (source instanceof WebAssembly.Module) return wrap(await WebAssembly.instantiate(source, imports()));
+  const { instance } = await WebAssembly.instantiate(source, imports());
+  return wrap(instance);
+}
+
+let installed: WasmCore | null = null;
+
+/** Make `core` the one the expectimax strategy uses on 4x4 boards (null: the TypeScript search). */
+export function installWasmCore(core: WasmCore | null): void {
+  installed = core;
+}
+
+export function wasmCore(): WasmCore | null {
+  return installed;
+}

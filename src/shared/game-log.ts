@@ -1,0 +1,204 @@
+/**
+ * The game log seen from the history view (pure: no DOM, no chrome.*): filters, the summary per
+ * strategy, and export / import as JSON and CSV. Import validates every record and skips the bad ones
+ * (with a count), so a hand-edited or truncated file never breaks the history.
+ */
+import { GameRecordSchema } from './messages';
+import type { GameRecord } from './messages';
+import { ReplaySchema } from './history';
+import { STRATEGY_NAMES } from '../engine/types';
+import type { StrategyName } from '../engine/types';
+
+export interface HistoryFilter {
+  readonly strategy?: StrategyName | '';
+  readonly site?: string;
+}
+
+export function filterGames(games: readonly GameRecord[], filter: HistoryFilter): GameRecord[] {
+  return games.filter((g) => (!filter.strategy || g.strategy === filter.strategy) && (!filter.site || g.site === filter.site));
+}
+
+/** The sites that appear in the log, sorted. */
+export function sitesOf(games: readonly GameRecord[]): string[] {
+  return [...new Set(games.map((g) => g.site))].sort();
+}
+
+/** Tiles whose reach rate the summary shows. */
+export const SUMMARY_TILES = [512, 1024, 2048, 4096, 8192, 16384] as const;
+
+export interface StrategySummary {
+  readonly strategy: StrategyName;
+  readonly games: number;
+  /** Share of games (0..1) whose best tile reached each of SUMMARY_TILES. */
+  readonly reached: Record<number, number>;
+  readonly medianScore: number | null;
+  readonly bestScore: number | null;
+}
+
+export function median(values: readonly number[]): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** One row per strategy that has games, in the registry's order. */
+export function summarize(games: readonly GameRecord[]): StrategySummary[] {
+  const out: StrategySummary[] = [];
+  for (const strategy of STRATEGY_NAMES) {
+    const mine = games.filter((g) => g.strategy === strategy);
+    if (mine.length === 0) continue;
+    const reached: Record<number, number> = {};
+    for (const tile of SUMMARY_TILES) reached[tile] = mine.filter((g) => g.bestTile >= tile).length / mine.length;
+    const scores = mine.map((g) => g.score).filter((s): s is number => s !== null);
+    out.push({ strategy, games: mine.length, reached, medianScore: median(scores), bestScore: scores.length ? Math.max(...scores) : null });
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------------------------------ export
+
+export function exportJson(games: readonly GameRecord[]): string {
+  return JSON.stringify({ format: '2048-autopilot-games', version: 1, games }, null, 1);
+}
+
+export const CSV_COLUMNS = ['endedAt', 'site', 'adapter', 'strategy', 'outcome', 'score', 'bestTile', 'moves', 'ms', 'desyncs', 'replay'] as const;
+
+function csvField(value: string): string {
+  return /[",\n\r]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+/** One game per line; the replay is its JSON in the last column. */
+export function exportCsv(games: readonly GameRecord[]): string {
+  const lines = [CSV_COLUMNS.join(',')];
+  for (const g of games) {
+    const row: string[] = [
+      new Date(g.endedAt).toISOString(),
+      g.site,
+      g.adapter,
+      g.strategy,
+      g.outcome,
+      g.score === null ? '' : String(g.score),
+      String(g.bestTile),
+      String(g.moves),
+      String(Math.round(g.ms)),
+      String(g.desyncs),
+      g.replay ? JSON.stringify(g.replay) : '',
+    ];
+    lines.push(row.map(csvField).join(','));
+  }
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+/** RFC 4180 rows (quoted fields may hold commas, quotes and line breaks). */
+export function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"' && field === '') quoted = true;
+    else if (c === ',') {
+      row.push(field);
+      field = '';
+    } else if (c === '\n' || c === '\r') {
+      if (c === '\r' && text[i + 1] === '\n') i++;
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+    } else field += c;
+  }
+  if (field !== '' || row.length > 0) {
+    row.push(field);
+    rows.push(row);
+  }
+  return rows.filter((r) => !(r.length === 1 && r[0] === ''));
+}
+
+export interface ImportResult {
+  readonly games: GameRecord[];
+  /** Records that did not validate and were skipped. */
+  readonly skipped: number;
+}
+
+export class ImportError extends Error {
+  override name = 'ImportError';
+}
+
+function validRecords(items: readonly unknown[]): ImportResult {
+  const games: GameRecord[] = [];
+  let skipped = 0;
+  for (const item of items) {
+    const parsed = GameRecordSchema.safeParse(item);
+    if (parsed.success) games.push(parsed.data);
+    else skipped++;
+  }
+  return { games, skipped };
+}
+
+/** Games from an exported file, JSON or CSV (told apart by the first character). */
+export function importGames(text: string): ImportResult {
+  const trimmed = text.replace(/^\uFEFF/, '').trim();
+  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+    let data: unknown;
+    try {
+      data = JSON.parse(trimmed);
+    } catch {
+      throw new ImportError('The file is not valid JSON.');
+    }
+    const list = Array.isArray(data) ? data : (data as { games?: unknown }).games;
+    if (!Array.isArray(list)) throw new ImportError('The JSON holds no list of games.');
+    return validRecords(list);
+  }
+  const rows = parseCsv(trimmed);
+  const header = rows.shift();
+  if (!header || CSV_COLUMNS.some((column) => !header.includes(column))) {
+    throw new ImportError(`The CSV needs the columns ${CSV_COLUMNS.join(', ')}.`);
+  }
+  const at = (row: string[], column: (typeof CSV_COLUMNS)[number]): string => row[header.indexOf(column)] ?? '';
+  const items = rows.map((row) => {
+    let replay: unknown;
+    try {
+      replay = at(row, 'replay') ? JSON.parse(at(row, 'replay')) : undefined;
+    } catch {
+      return null;
+    }
+    if (replay !== undefined && !ReplaySchema.safeParse(replay).success) return null;
+    const num = (text: string): number => (text.trim() === '' ? Number.NaN : Number(text));
+    return {
+      endedAt: Date.parse(at(row, 'endedAt')),
+      site: at(row, 'site'),
+      adapter: at(row, 'adapter'),
+      strategy: at(row, 'strategy'),
+      outcome: at(row, 'outcome'),
+      score: at(row, 'score') === '' ? null : num(at(row, 'score')),
+      bestTile: num(at(row, 'bestTile')),
+      moves: num(at(row, 'moves')),
+      ms: num(at(row, 'ms')),
+      desyncs: num(at(row, 'desyncs')),
+      ...(replay !== undefined ? { replay } : {}),
+    };
+  });
+  return validRecords(items);
+}
+
+/** The log with imported games merged in: a game already there (same end time, site and moves) is not added twice; sorted by end time. */
+export function mergeGames(existing: readonly GameRecord[], imported: readonly GameRecord[]): GameRecord[] {
+  const key = (g: GameRecord): string => `${g.endedAt}|${g.site}|${g.moves}`;
+  const seen = new Set(existing.map(key));
+  const merged = [...existing];
+  for (const g of imported) {
+    if (seen.has(key(g))) continue;
+    seen.add(key(g));
+    merged.push(g);
+  }
+  return merged.sort((a, b) => a.endedAt - b.endedAt);
+}

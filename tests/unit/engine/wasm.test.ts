@@ -1,0 +1,147 @@
+/**
+ * The WebAssembly core against the TypeScript engine (the oracle): the line-heuristic table, moves,
+ * scores and the board heuristic on random boards in every direction, and the reference configuration
+ * on a subset of tests/fixtures/reference/expectimax-positions.tsv (values and execution counts).
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { HEUR, OUT, executeMove, heuristic } from '../../../src/engine/board';
+import { getStrategy, installWasmCore, instantiateWasmCore, instantiateWasmCoreAsync } from '../../../src/engine/index';
+import type { Grid, WasmCore } from '../../../src/engine/index';
+import { referenceSearch } from '../../../src/engine/strategies/expectimax';
+import { WASM_FILE } from '../../../scripts/build-wasm.mjs';
+
+let core: WasmCore;
+beforeAll(() => {
+  core = instantiateWasmCore(readFileSync(WASM_FILE));
+});
+afterEach(() => installWasmCore(null));
+
+/** A random board as two u32 halves, ranks 0..15 (empty cells frequent, equal neighbours too). */
+const rank = fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 15 }), fc.integer({ min: 1, max: 3 }), fc.constant(15));
+const boardArb = fc.array(rank, { minLength: 16, maxLength: 16 }).map((ranks) => {
+  let lo = 0;
+  let hi = 0;
+  for (let i = 0; i < 8; i++) lo |= ranks[i] << (4 * i);
+  for (let i = 0; i < 8; i++) hi |= ranks[8 + i] << (4 * i);
+  return { lo: lo >>> 0, hi: hi >>> 0 };
+});
+
+describe('WebAssembly core: tables, moves and heuristic against the TypeScript engine', () => {
+  it('has the same float32 line heuristic for all 65 536 rows', () => {
+    const wrong: number[] = [];
+    for (let row = 0; row < 65536; row++) if (core.lineHeuristicOf(row) !== HEUR[row]) wrong.push(row);
+    expect(wrong).toEqual([]);
+  });
+
+  it('moves every random board in every direction like the TypeScript bitboard (board and score)', () => {
+    fc.assert(
+      fc.property(boardArb, ({ lo, hi }) => {
+        for (let dir = 0; dir < 4; dir++) {
+          const score = executeMove(lo | 0, hi | 0, dir);
+          expect(core.move(lo, hi, dir)).toBe(score);
+          expect([core.outLo() >>> 0, core.outHi() >>> 0]).toEqual([OUT[0] >>> 0, OUT[1] >>> 0]);
+        }
+      }),
+      { numRuns: 3000, seed: 8 },
+    );
+  });
+
+  it('has the same board heuristic (float32 sums in the reference order) on random boards', () => {
+    fc.assert(
+      fc.property(boardArb, ({ lo, hi }) => {
+        expect(core.heuristic(lo, hi)).toBe(heuristic(lo | 0, hi | 0));
+      }),
+      { numRuns: 3000, seed: 9 },
+    );
+  });
+
+  it('instantiates asynchronously too (as an extension worker does)', async () => {
+    const other = await instantiateWasmCoreAsync(readFileSync(WASM_FILE));
+    expect(other.move(0x21, 0, 2)).toBe(0);
+    expect(other.outLo()).toBe(0x21);
+    expect(other.move(0x11, 0, 2)).toBe(4);
+    expect(other.outLo()).toBe(0x2);
+  });
+
+  it('rejects bytes that are not the core with a clear error', () => {
+    expect(() => instantiateWasmCore(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]))).toThrow(/does not export/);
+  });
+});
+
+interface Position {
+  readonly grid: Grid;
+  readonly values: number[];
+  readonly executions: number[];
+}
+
+const file = fileURLToPath(new URL('../../fixtures/reference/expectimax-positions.tsv', import.meta.url));
+const positions: Position[] = readFileSync(file, 'utf8')
+  .split('\n')
+  .filter((line) => line !== '' && !line.startsWith('#') && !line.startsWith('board'))
+  .map((line) => {
+    const f = line.split('\t');
+    return {
+      grid: { rows: 4, cols: 4, cells: f[0].split(',').map(Number) },
+      values: f.slice(1, 5).map(Number),
+      executions: f.slice(5, 9).map(Number),
+    };
+  });
+const total = (p: Position): number => p.executions.reduce((a, b) => a + b, 0);
+const byCost = [...positions].sort((a, b) => total(a) - total(b));
+// Cheap ones, a few mid-priced ones and one of the dearest (about 10 M executions: the table grows).
+const subset = [...byCost.slice(0, 6), byCost[50], byCost[100], byCost[140], byCost[170]];
+
+describe('WebAssembly core: the reference configuration', () => {
+  it.each(subset.map((p, i) => [i, p] as const))('reproduces position %i: counts, values, and the TS engine bit for bit', (_i, p) => {
+    installWasmCore(core);
+    const got = referenceSearch(p.grid);
+    expect(got.engine).toBe('wasm');
+    expect(got.executions).toEqual(p.executions);
+    for (let d = 0; d < 4; d++) {
+      if (p.values[d] === 0) expect(got.values[d]).toBe(0);
+      else expect(Math.abs(got.values[d] - p.values[d]) / p.values[d]).toBeLessThan(1e-6);
+    }
+    if (total(p) < 3_000_000) {
+      const oracle = referenceSearch(p.grid, 'bitboard');
+      expect(oracle.engine).toBe('ts');
+      expect(got.values).toEqual(oracle.values);
+    }
+  });
+
+  it('grows its exact table beyond the initial 2^16 entries on a dear position', () => {
+    installWasmCore(core);
+    referenceSearch(byCost[170].grid);
+    expect(core.ttSizeLog2()).toBeGreaterThan(16);
+  });
+});
+
+describe('expectimax strategy with the WebAssembly core', () => {
+  const grid: Grid = { rows: 4, cols: 4, cells: [2, 4, 8, 16, 0, 2, 4, 8, 0, 0, 2, 4, 0, 0, 0, 2] };
+
+  it('says which engine searched: wasm when installed on 4x4, ts otherwise', async () => {
+    const expectimax = getStrategy('expectimax');
+    installWasmCore(core);
+    const withCore = await expectimax.chooseMove(grid, { depth: 2 });
+    expect(withCore.engine).toBe('wasm');
+    const five: Grid = { rows: 5, cols: 5, cells: [2, 4, ...new Array<number>(23).fill(0)] };
+    expect((await expectimax.chooseMove(five, { depth: 1 })).engine).toBe('ts');
+    installWasmCore(null);
+    const without = await expectimax.chooseMove(grid, { depth: 2 });
+    expect(without.engine).toBe('ts');
+    expect(withCore.move).toBe(without.move);
+    expect(withCore.nodes).toBe(without.nodes);
+    for (const d of ['up', 'down', 'left', 'right'] as const) expect(withCore.values[d]).toBe(without.values[d]);
+  });
+
+  it('stops at the time budget under iterative deepening and keeps a legal move', async () => {
+    installWasmCore(core);
+    const choice = await getStrategy('expectimax').chooseMove(grid, { timeMs: 30 });
+    expect(choice.engine).toBe('wasm');
+    expect(choice.depth).toBeGreaterThanOrEqual(1);
+    expect(choice.move).not.toBeNull();
+    expect(choice.ms).toBeLessThan(300);
+  });
+});
