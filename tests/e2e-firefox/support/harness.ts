@@ -24,8 +24,8 @@ import { launchFirefoxWithExtension, openExtensionTab, openExtensionWindow } fro
 import type { FirefoxExtensionBrowser } from '../../../scripts/firefox';
 import { startStaticServer } from '../../../scripts/static-server';
 import type { StaticServer } from '../../../scripts/static-server';
-import { RunStatusSchema } from '../../../src/shared/messages';
-import type { RunStatus } from '../../../src/shared/messages';
+import { RunStatusSchema, parseReply } from '../../../src/shared/messages';
+import type { Command, ReplyOf, RunStatus } from '../../../src/shared/messages';
 import { DEFAULT_SETTINGS, SETTINGS_STORAGE_KEY } from '../../../src/shared/settings';
 import type { Settings } from '../../../src/shared/settings';
 import type { Grid } from '../../../src/engine/types';
@@ -54,7 +54,7 @@ interface ExtensionApi {
   };
   tabs: { query(query: { url?: string }): Promise<{ id?: number; url?: string }[]> };
   permissions: { contains(p: { origins: string[] }): Promise<boolean> };
-  runtime: { getContexts(filter: { contextTypes: string[] }): Promise<unknown[]> };
+  runtime: { getContexts(filter: { contextTypes: string[] }): Promise<unknown[]>; sendMessage(message: unknown): Promise<unknown> };
 }
 declare const browser: ExtensionApi;
 
@@ -264,6 +264,12 @@ export class FirefoxSession {
     const page = await openExtensionWindow(this.ext, this.control, `${POPUP_PATH}?tabId=${tabId}`);
     this.popupPage = page;
     return page;
+  }
+
+  /** Send `popup/command` from an add-on page, as the popup does, and return the reply the protocol validated. */
+  async command(tabId: number, command: Command): Promise<ReplyOf<'popup/command'>> {
+    const raw = await this.inExtension((message) => browser.runtime.sendMessage(message), { kind: 'popup/command', tabId, command });
+    return parseReply('popup/command', raw);
   }
 
   async status(tabId: number): Promise<RunStatus | null> {
