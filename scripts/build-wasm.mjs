@@ -10,6 +10,12 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const wasmDir = join(root, 'src/engine/wasm');
 const sourceDir = join(wasmDir, 'assembly');
 export const WASM_FILE = join(wasmDir, 'build/engine.wasm');
+/** The endgame-table builder (issue 15): a second entry, assembly/tables.ts. */
+export const TABLES_WASM_FILE = join(wasmDir, 'build/tables.wasm');
+const ENTRIES = [
+  [join(sourceDir, 'index.ts'), WASM_FILE],
+  [join(sourceDir, 'tables.ts'), TABLES_WASM_FILE],
+];
 
 function newestSource() {
   const files = [join(wasmDir, 'asconfig.json'), fileURLToPath(import.meta.url)];
@@ -19,7 +25,8 @@ function newestSource() {
 
 export function wasmIsStale() {
   try {
-    return statSync(WASM_FILE).mtimeMs < newestSource();
+    const newest = newestSource();
+    return ENTRIES.some(([, out]) => statSync(out).mtimeMs < newest);
   } catch {
     return true;
   }
@@ -30,15 +37,17 @@ export async function buildWasm({ force = false, quiet = false } = {}) {
   mkdirSync(dirname(WASM_FILE), { recursive: true });
   const { default: asc } = await import('assemblyscript/asc');
   const started = performance.now();
-  const { error, stderr } = await asc.main(
-    [join(sourceDir, 'index.ts'), '--config', join(wasmDir, 'asconfig.json'), '--target', 'release', '--outFile', WASM_FILE],
-    {},
-  );
-  if (error) {
-    process.stderr.write(stderr.toString());
-    throw new Error(`build-wasm: ${error.message}`);
+  for (const [entry, out] of ENTRIES) {
+    const { error, stderr } = await asc.main(
+      [entry, '--config', join(wasmDir, 'asconfig.json'), '--target', 'release', '--outFile', out],
+      {},
+    );
+    if (error) {
+      process.stderr.write(stderr.toString());
+      throw new Error(`build-wasm: ${error.message}`);
+    }
   }
-  if (!quiet) process.stdout.write(`build-wasm: ${WASM_FILE} (${Math.round(performance.now() - started)} ms)\n`);
+  if (!quiet) process.stdout.write(`build-wasm: ${ENTRIES.map(([, out]) => out).join(', ')} (${Math.round(performance.now() - started)} ms)\n`);
   return WASM_FILE;
 }
 

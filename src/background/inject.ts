@@ -16,8 +16,9 @@ function handOverKeys(global: string, secret: string, channel: string): void {
   (globalThis as unknown as Record<string, unknown>)[global] = { secret, channel };
 }
 
-export async function injectAutopilot(tabId: number, contentScriptFile: string): Promise<void> {
-  const target = { tabId, frameIds: [0] };
+/** Into the tab's top document, or, given its id, into that one document only (never a later page of the tab). */
+export async function injectAutopilot(tabId: number, contentScriptFile: string, documentId?: string): Promise<void> {
+  const target = documentId !== undefined ? { tabId, documentIds: [documentId] } : { tabId, frameIds: [0] };
   const secret = makeToken(43);
   const channel = makeToken(22);
   await browser.scripting.executeScript({ target, world: 'ISOLATED', func: handOverKeys, args: [KEYS_GLOBAL, secret, channel] });

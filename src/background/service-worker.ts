@@ -7,7 +7,9 @@
  */
 import contentScriptFile from '../content/index.ts?script';
 import { DeliveryError, listen, send } from '../shared/messages';
-import type { Command, GameRecord, ReplyOf, RequestOf, RunStatus, SenderInfo } from '../shared/messages';
+import { acceptLifelines } from '../platform/runtime';
+import type { Command, GameRecord, ReplyOf, RunStatus, SenderInfo } from '../shared/messages';
+import { backgroundHandlers } from './routing';
 import { SETTINGS_STORAGE_KEY, normalizeSettings } from '../shared/settings';
 import {
   GAMES_STORAGE_KEY,
@@ -59,12 +61,13 @@ async function showBadge(tabId: number, status: RunStatus | null): Promise<void>
 /** Appends run one after another (read-modify-write of one array). */
 let gameLogQueue: Promise<void> = Promise.resolve();
 
-function recordGame(record: GameRecord): Promise<void> {
+/** Record a game (once: a later record of the same game replaces it; `keepExisting` leaves an earlier one). */
+function recordGame(record: GameRecord, keepExisting = false): Promise<void> {
   gameLogQueue = gameLogQueue
     .catch(() => undefined)
     .then(async () => {
       const items = await browser.storage.local.get(GAMES_STORAGE_KEY);
-      await browser.storage.local.set({ [GAMES_STORAGE_KEY]: appendGame(items[GAMES_STORAGE_KEY], record) });
+      await browser.storage.local.set({ [GAMES_STORAGE_KEY]: appendGame(items[GAMES_STORAGE_KEY], record, { keepExisting }) });
     });
   return gameLogQueue;
 }
@@ -89,17 +92,48 @@ async function tabUrl(tabId: number): Promise<string | undefined> {
   }
 }
 
-/** Inject the content script and the main-world agent (./inject), unless a ping says they are there already. */
-async function ensureContentScript(tabId: number): Promise<void> {
-  if (await pingContent(tabId)) return;
+/** The mark a live content script leaves on its isolated world's global (CONTENT_MARK in src/content/index.ts). */
+const CONTENT_MARK = '__2048autopilotContent';
+
+/**
+ * Runs in the tab's isolated world (serialized by executeScript: self-contained): is a live content
+ * script of this extension there? An orphan of an earlier extension instance does not count.
+ */
+function contentScriptAlive(mark: string): boolean {
+  const instance = (globalThis as unknown as Record<string, unknown>)[mark];
+  if (typeof instance !== 'object' || instance === null) return false;
+  const alive = (instance as { alive?: unknown }).alive;
+  return typeof alive === 'function' && alive.call(instance) === true;
+}
+
+/**
+ * The document the user started on — the tab's top document at the moment of the command, by its id
+ * (from the probe's injection result: no webNavigation permission needed) — with the content script and
+ * the main-world agent (./inject) injected into that very document unless a live content script is there already.
+ * A navigation in between makes the injection fail instead of landing on another page.
+ */
+async function ensureContentScript(tabId: number): Promise<string | undefined> {
+  let documentId: string | undefined;
   try {
-    await injectAutopilot(tabId, contentScriptFile);
+    const [probe] = await browser.scripting.executeScript({
+      target: { tabId, frameIds: [0] },
+      func: contentScriptAlive,
+      args: [CONTENT_MARK],
+      injectImmediately: true,
+    });
+    documentId = probe?.documentId;
+    if (probe?.result === true) return documentId;
+    await injectAutopilot(tabId, contentScriptFile, documentId);
   } catch (err) {
     throw new Error(injectionErrorMessage(err, await tabUrl(tabId)));
   }
   for (let attempt = 0; attempt < 10; attempt++) {
-    if (await pingContent(tabId)) return;
-    await new Promise((done) => setTimeout(done, 50));
+    try {
+      await send('content/ping', {}, { tabId, documentId });
+      return documentId;
+    } catch {
+      await new Promise((done) => setTimeout(done, 50));
+    }
   }
   throw new Error('The autopilot could not start on this page (its script did not answer).');
 }
@@ -117,15 +151,16 @@ async function runCommand(tabId: number, command: Command): Promise<ReplyOf<'pop
     if (stale) await saveStatus(tabId, { ...stale, message: 'Stopped' });
     return {};
   }
+  let documentId: string | undefined;
   try {
-    await ensureContentScript(tabId);
+    documentId = await ensureContentScript(tabId);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     await saveStatus(tabId, errorStatus(message, settings.strategy, await loadStatus(tabId), Date.now()));
     throw err;
   }
   try {
-    return await send('content/command', { command, settings }, { tabId });
+    return await send('content/command', { command, settings }, { tabId, documentId });
   } catch (err) {
     // The page's own error (no board, already playing) goes to the popup as it is.
     if (err instanceof DeliveryError && err.remote) throw err;
@@ -154,10 +189,9 @@ async function fromEndedDocument(tabId: number, documentId: string | undefined):
   }
 }
 
-async function onStatus(request: RequestOf<'content/status'>, sender: SenderInfo): Promise<void> {
-  const tabId = senderTab(sender);
+async function onStatus(tabId: number, status: RunStatus, sender: SenderInfo): Promise<void> {
   if (await fromEndedDocument(tabId, sender.documentId)) return;
-  await saveStatus(tabId, request.status, sender.documentId ? { [statusDocumentKey(tabId)]: sender.documentId } : {});
+  await saveStatus(tabId, status, sender.documentId ? { [statusDocumentKey(tabId)]: sender.documentId } : {});
 }
 
 async function onPageEnd(tabId: number, end: PageEnd): Promise<void> {
@@ -173,40 +207,16 @@ async function onPageEnd(tabId: number, end: PageEnd): Promise<void> {
     const documentId: unknown = items[docKey];
     if (rewritten) await saveStatus(tabId, rewritten, typeof documentId === 'string' ? { [endedDocumentKey(tabId)]: documentId } : {});
   }
-  if (record) await recordGame(record);
+  // The content script records its game on pagehide; this is the fallback when it could not.
+  if (record) await recordGame(record, true);
 }
 
 // ---------------------------------------------------------------------------------------------------
 // Routing
 
-/** The tab of a content script's message (the protocol accepts those kinds only from a tab's top frame). */
-function senderTab(sender: SenderInfo): number {
-  const tabId = sender.tab?.id;
-  if (tabId === undefined) throw new Error('A content message without a tab');
-  return tabId;
-}
+acceptLifelines();
 
-/** The solver channel of a tab: a newer search of the tab replaces its older one, other tabs run side by side. */
-function tabChannel(sender: SenderInfo): string {
-  return `tab:${senderTab(sender)}`;
-}
-
-listen('background', {
-  'popup/command': (request) => runCommand(request.tabId, request.command),
-  'content/status': async (request, sender) => {
-    await onStatus(request, sender);
-    return {};
-  },
-  'content/game-finished': async (request) => {
-    await recordGame(request.record);
-    return {};
-  },
-  'solver/request': (request, sender) => solverHost.solve({ ...request, channel: tabChannel(sender) }),
-  'solver/cancel': async (request, sender) => {
-    await solverHost.cancel(request.requestId, tabChannel(sender));
-    return {};
-  },
-});
+listen('background', backgroundHandlers({ solverHost, runCommand, saveStatus: onStatus, recordGame }));
 
 browser.tabs.onUpdated.addListener((tabId, changeInfo) => {
   if (changeInfo.status !== 'loading') return;

@@ -4,6 +4,7 @@ import { maxTile } from '../engine/index';
 import type { PlayGameRequest, WorkerReply } from './bench-protocol';
 import { DEFAULT_ENGINE, useEngine } from './engine';
 import { playGame } from './game';
+import { useTables } from './tables';
 
 const PROGRESS_INTERVAL_MS = 1000;
 
@@ -19,7 +20,7 @@ let engineReady: Promise<void> | null = null;
 port.on('message', (request: PlayGameRequest) => {
   if (request.type !== 'play') return;
   let lastProgress = performance.now();
-  engineReady ??= useEngine(request.settings.engine ?? DEFAULT_ENGINE);
+  engineReady ??= Promise.all([useEngine(request.settings.engine ?? DEFAULT_ENGINE), useTables(request.settings.tables)]).then(() => undefined);
   engineReady.then(() => playGame(request.index, request.seed, request.settings, {
     onState: (state) => {
       const now = performance.now();

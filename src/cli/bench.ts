@@ -29,6 +29,7 @@ import { SplitPool } from './split-pool';
 import type { ReferencePosition, SearchedPosition } from './positions';
 import { ENGINE_OPTION_SPECS, engineFrom, useEngine } from './engine';
 import { SEARCH_OPTION_SPECS, SIZE_RANGE, describeSearchOptions, searchOptionsFrom, strategyChoices } from './search-options';
+import { CLI_TABLE_SPECS, TABLES_OPTION_SPECS, installTables, loadOrBuildTables, tablesCacheDir, tablesFrom } from './tables';
 import { REACH_TILES, median, summarizeBench } from './stats';
 import type { BenchSummary } from './stats';
 import { formatNumber, formatPercent, formatTable } from './table';
@@ -58,6 +59,8 @@ Options:
   --playouts P   Monte-Carlo playouts per move      --runs R     repeat the bench R times (default 1)
   --size N       board size N x N (default 4)       --json       JSON summary as the last stdout line
   --engine E     expectimax search core: wasm (default, WebAssembly) | ts (TypeScript)
+  --tables on|off  endgame tables (default off): built once, cached in ~/.cache/2048-autopilot/tables/
+  --table-threshold P  play the table's move when its success probability is ≥ P (default 0.5)
   --positions F  reference positions file           --limit N    only the first N positions
   --threads T    threads searching each decision (positions: root move x spawn cell tasks; games: 1)
   -h, --help     this help
@@ -71,6 +74,7 @@ const OPTIONS = {
   target: { type: 'string' },
   ...SEARCH_OPTION_SPECS,
   ...ENGINE_OPTION_SPECS,
+  ...TABLES_OPTION_SPECS,
   runs: { type: 'string' },
   size: { type: 'string' },
   json: { type: 'boolean' },
@@ -79,7 +83,7 @@ const OPTIONS = {
   limit: { type: 'string' },
 } as const;
 
-const STRENGTH_ONLY = ['strategy', 'games', 'seed', 'jobs', 'target', 'depth', 'time-ms', 'playouts', 'runs', 'size'];
+const STRENGTH_ONLY = ['strategy', 'games', 'seed', 'jobs', 'target', 'depth', 'time-ms', 'playouts', 'runs', 'size', 'tables', 'table-threshold'];
 
 const isTty = process.stderr.isTTY === true;
 /** Progress on stderr: rewritten in place on a terminal, otherwise one line every few seconds. */
@@ -164,7 +168,23 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
   const options = searchOptionsFrom(args, strategy);
   const engine = engineFrom(args);
   await useEngine(engine);
-  const settings: GameSettings = { strategy, options, target, rows: size, cols: size, engine };
+  const tables = tablesFrom(args);
+  let tableReports: Awaited<ReturnType<typeof loadOrBuildTables>>['reports'] = [];
+  if (tables.on) {
+    // Build (or check) the tables once here; the worker threads then read them from the cache (with
+    // --threads the games are played on this thread).
+    const loaded = await loadOrBuildTables(CLI_TABLE_SPECS, tablesCacheDir(), (text) => progress(text));
+    tableReports = loaded.reports;
+    installTables(loaded.tables);
+    endProgress();
+    const built = tableReports.filter((r) => r.source === 'built');
+    const bytes = tableReports.reduce((sum, r) => sum + r.bytes, 0);
+    process.stdout.write(
+      `endgame tables: ${tableReports.length} (${(bytes / 2 ** 20).toFixed(1)} MiB) in ${tablesCacheDir()}` +
+        (built.length ? `, ${built.length} built now in ${(built.reduce((t, r) => t + (r.buildMs ?? 0), 0) / 1000).toFixed(1)} s` : '') + '\n',
+    );
+  }
+  const settings: GameSettings = { strategy, options, target, rows: size, cols: size, engine, ...(tables.on ? { tables } : {}) };
   const json = args.flag('json');
 
   process.stdout.write(
@@ -172,7 +192,7 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
       threads > 1 ? `one at a time, each move searched on ${threads} threads` : `${Math.min(jobs, games)} thread(s)`
     }\n`,
   );
-  const perRun: { summary: BenchSummary; seconds: number }[] = [];
+  const perRun: { summary: BenchSummary; seconds: number; tableMoves: number }[] = [];
   for (let run = 1; run <= runs; run++) {
     const started = performance.now();
     const runLabel = runs > 1 ? `run ${run}/${runs}: ` : '';
@@ -187,7 +207,7 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
     const seconds = (performance.now() - started) / 1000;
     endProgress();
     const summary = summarizeBench(strategy, seed, results);
-    perRun.push({ summary, seconds });
+    perRun.push({ summary, seconds, tableMoves: results.reduce((n, g) => n + (g.tableMoves ?? 0), 0) });
     if (runs > 1) process.stdout.write(`run ${run}/${runs}: wall ${seconds.toFixed(2)} s, ${summary.msPerMove.toFixed(3)} ms/move, mean score ${formatNumber(summary.score.mean, 1)}\n`);
   }
   const seconds = median(perRun.map((r) => r.seconds));
@@ -203,6 +223,7 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
       jobs: threads > 1 ? 1 : Math.min(jobs, games),
       threads,
       engine,
+      tables: tables.on ? { threshold: tables.threshold, tableMoves: perRun[0].tableMoves } : null,
       options: { ...options, target: target ?? null, size },
       runs: perRun.map((r) => ({ seconds: r.seconds, msPerMove: r.summary.msPerMove, meanScore: r.summary.score.mean })),
     };

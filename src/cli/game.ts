@@ -3,6 +3,8 @@ import { applyMove, createRng, getStrategy, isGameOver, legalMoves, maxTile, new
 import type { Direction, Grid, MoveChoice, SearchEngine, SearchOptions, StrategyName } from '../engine/index';
 import { deriveSeed } from './seeds';
 import type { GameEnd, GameResult } from './stats';
+import { tableChoice } from './tables';
+import type { TablesSetting } from './tables';
 
 export interface GameSettings {
   readonly strategy: StrategyName;
@@ -14,6 +16,8 @@ export interface GameSettings {
   readonly cols?: number;
   /** The expectimax search core the bench workers install (default wasm). */
   readonly engine?: SearchEngine;
+  /** Endgame tables (issue 15): asked before the search when on (the thread must have installed them). */
+  readonly tables?: TablesSetting;
 }
 
 export interface GameState {
@@ -56,6 +60,7 @@ export async function playGame(index: number, seed: number, settings: GameSettin
   let thinkMs = 0;
   const moveMs: number[] = [];
   const depthCounts: number[] = [];
+  let tableMoves = 0;
   let end: GameEnd = 'game-over';
   const { signal } = hooks;
   hooks.onState?.({ grid, score, moves, thinkMs, lastMove: null, lastChoice: null });
@@ -75,17 +80,20 @@ export async function playGame(index: number, seed: number, settings: GameSettin
       end = 'game-over';
       break;
     }
-    let choice: MoveChoice;
     const started = performance.now();
-    try {
-      const options = { ...settings.options, seed: deriveSeed(seed, moves) };
-      choice = await (hooks.choose ? hooks.choose(grid, options) : strategy.chooseMove(grid, options, signal));
-    } catch (error) {
-      if (isAbort(error, signal)) {
-        end = 'stopped';
-        break;
+    let choice: MoveChoice | null = settings.tables?.on ? tableChoice(grid, settings.tables.threshold) : null;
+    if (choice) tableMoves++;
+    else {
+      try {
+        const options = { ...settings.options, seed: deriveSeed(seed, moves) };
+        choice = await (hooks.choose ? hooks.choose(grid, options) : strategy.chooseMove(grid, options, signal));
+      } catch (error) {
+        if (isAbort(error, signal)) {
+          end = 'stopped';
+          break;
+        }
+        throw error;
       }
-      throw error;
     }
     const tookMs = performance.now() - started;
     thinkMs += tookMs;
@@ -103,5 +111,5 @@ export async function playGame(index: number, seed: number, settings: GameSettin
     moves++;
     hooks.onState?.({ grid, score, moves, thinkMs, lastMove: move, lastChoice: choice });
   }
-  return { index, seed, score, maxTile: maxTile(grid), moves, thinkMs, moveMs, depthCounts, end, grid };
+  return { index, seed, score, maxTile: maxTile(grid), moves, thinkMs, moveMs, depthCounts, end, grid, ...(settings.tables?.on ? { tableMoves } : {}) };
 }

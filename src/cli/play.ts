@@ -13,6 +13,7 @@ import { playGame } from './game';
 import type { GameState } from './game';
 import { ENGINE_OPTION_SPECS, engineFrom, useEngine } from './engine';
 import { SEARCH_OPTION_SPECS, SIZE_RANGE, describeSearchOptions, searchOptionsFrom, strategyChoices } from './search-options';
+import { CLI_TABLE_SPECS, TABLES_OPTION_SPECS, installTables, loadOrBuildTables, tablesFrom } from './tables';
 import { formatNumber } from './table';
 
 const USAGE = `Usage: npm run play -- [--strategy S] [--seed K] [--time-ms T] [--depth D] [--playouts P]
@@ -27,6 +28,8 @@ Options:
   --time-ms T    think time per move          --depth D     search depth
   --playouts P   Monte-Carlo playouts per move
   --engine E     expectimax search core: wasm (default, WebAssembly) | ts (TypeScript)
+  --tables on|off  endgame tables (default off; built once, cached in ~/.cache/2048-autopilot/tables/)
+  --table-threshold P  play the table's move when its success probability is ≥ P (default 0.5)
   --size N       board N x N, ${SIZE_RANGE.min}..${SIZE_RANGE.max} (default 4)
   --target TILE  stop when the best tile reaches TILE
   --every N      without a terminal: print the board every N moves (default 100)
@@ -38,6 +41,7 @@ const OPTIONS = {
   seed: { type: 'string' },
   ...SEARCH_OPTION_SPECS,
   ...ENGINE_OPTION_SPECS,
+  ...TABLES_OPTION_SPECS,
   size: { type: 'string' },
   target: { type: 'string' },
   every: { type: 'string' },
@@ -78,6 +82,11 @@ async function main(): Promise<void> {
   const target = args.int('target', { min: 4, max: 131_072 });
   if (target !== undefined && (target & (target - 1)) !== 0) throw new UsageError(`--target must be a power of two, got ${target}`);
   const options = searchOptionsFrom(args, strategy);
+  const tables = tablesFrom(args);
+  if (tables.on) {
+    const loaded = await loadOrBuildTables(CLI_TABLE_SPECS, undefined, (text) => process.stderr.write(`${text}\n`));
+    installTables(loaded.tables);
+  }
 
   const tty = process.stdout.isTTY === true;
   const screen = new Screen(tty, (text) => process.stdout.write(text));
@@ -101,7 +110,7 @@ async function main(): Promise<void> {
   const game = await playGame(
     0,
     seed,
-    { strategy, options, target, rows: size, cols: size },
+    { strategy, options, target, rows: size, cols: size, ...(tables.on ? { tables } : {}) },
     {
       signal: controller.signal,
       onState: (state) => {

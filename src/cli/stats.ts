@@ -61,6 +61,8 @@ export interface GameResult {
   readonly moveMs?: readonly number[];
   /** Moves per search depth reached (index = depth; 0 where the strategy has no depth). */
   readonly depthCounts?: readonly number[];
+  /** Moves played by the endgame tables (present when --tables on). */
+  readonly tableMoves?: number;
 }
 
 /** The `q` quantile (0..1) of some values, nearest rank; NaN when there are none. */

@@ -85,8 +85,10 @@ export function onRawMessage(listener: RawListener): () => void {
   // Both browsers (and the polyfill) keep the channel open when a listener returns true and answers later.
   const wrapped = (message: unknown, sender: Runtime.MessageSender, sendResponse: (reply: unknown) => void): true =>
     listener(message, sender, sendResponse) as true;
-  browser.runtime.onMessage.addListener(wrapped);
-  return () => browser.runtime.onMessage.removeListener(wrapped);
+  // The event object of this context, kept for the removal (a later script in the same world may see another).
+  const onMessage = browser.runtime.onMessage;
+  onMessage.addListener(wrapped);
+  return () => onMessage.removeListener(wrapped);
 }
 
 /** This extension's id. */
@@ -97,6 +99,90 @@ export function extensionId(): string {
 /** The origin of this extension's own pages, with a trailing slash (`chrome-extension://<id>/`, `moz-extension://<uuid>/`). */
 export function extensionOrigin(): string {
   return browser.runtime.getURL('');
+}
+
+/**
+ * The URL a message from the background context carries as its sender (Chrome: the service worker's
+ * script; a background page or Firefox's generated event page otherwise); undefined when there is none
+ * or when this context cannot read the manifest.
+ */
+export function backgroundUrl(): string | undefined {
+  // An offscreen document has only part of chrome.runtime (no getManifest).
+  if (typeof chrome.runtime.getManifest !== 'function') return undefined;
+  const background = chrome.runtime.getManifest().background as
+    | { service_worker?: string; page?: string; scripts?: string[] }
+    | undefined;
+  if (!background) return undefined;
+  if (background.service_worker) return chrome.runtime.getURL(background.service_worker);
+  if (background.page) return chrome.runtime.getURL(background.page);
+  if (background.scripts) return chrome.runtime.getURL('_generated_background_page.html');
+  return undefined;
+}
+
+/**
+ * Is this context still connected to its extension? An extension that was reloaded or updated leaves
+ * its old content scripts running with no runtime (`chrome.runtime.id` gone): they must stand down.
+ */
+export function runtimeAlive(): boolean {
+  try {
+    return typeof chrome.runtime?.id === 'string';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A check of this very context's runtime, captured now: if a later script in the same world were handed
+ * a new `chrome` object, this one still answers for the runtime it started with.
+ */
+export function runtimeLiveness(): () => boolean {
+  let runtime: typeof chrome.runtime | undefined;
+  try {
+    runtime = chrome.runtime;
+  } catch {
+    runtime = undefined;
+  }
+  return () => {
+    try {
+      return typeof runtime?.id === 'string';
+    } catch {
+      return false;
+    }
+  };
+}
+
+/** The name of the port a content script holds open to the background to learn that it was orphaned. */
+const LIFELINE = 'content-lifeline';
+
+/**
+ * Open a lifeline to the background: `onOrphaned` runs once when the port drops and this context has
+ * lost its extension (a reload or an update). A port that drops because the service worker stopped is
+ * simply let go (the worker wakes again with the next message). Returns a function that closes it.
+ */
+export function openLifeline(onOrphaned: () => void): () => void {
+  let port: chrome.runtime.Port | null = null;
+  try {
+    port = chrome.runtime.connect({ name: LIFELINE });
+  } catch {
+    onOrphaned();
+    return () => undefined;
+  }
+  port.onDisconnect.addListener(() => {
+    void chrome.runtime?.lastError; // read, so that Chrome does not log it as unchecked
+    port = null;
+    if (!runtimeAlive()) onOrphaned();
+  });
+  return () => {
+    port?.disconnect();
+    port = null;
+  };
+}
+
+/** In the background: keep the content scripts' lifelines open (nothing travels on them). */
+export function acceptLifelines(): void {
+  chrome.runtime.onConnect.addListener((port) => {
+    if (port.name !== LIFELINE || port.sender?.id !== chrome.runtime.id || port.sender.tab === undefined) port.disconnect();
+  });
 }
 
 const TRANSIENT =

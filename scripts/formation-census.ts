@@ -1,0 +1,99 @@
+/**
+ * npx tsx scripts/formation-census.ts --games N --seed K --time-ms T [--from TILE]
+ *
+ * Issue 15, step 1: where does today's search take the late game? Plays N games (expectimax, WASM core)
+ * and, for every board whose best tile is at least --from (default 2048), checks in all 8 orientations
+ * whether it matches the candidate formations of an endgame table:
+ *   block6  the six biggest tiles fill a 3x2 block in a corner (either way round)
+ *   rows8   the eight biggest tiles fill the two rows along an edge
+ *   snake4  the four biggest tiles fill one edge row, in order from the corner
+ *   snake6  snake4 plus the 5th and 6th biggest in the next row, continuing the snake (turning back)
+ * "Biggest" ranks the tiles by value (ties: a formation needs distinct values to count).
+ */
+import { maxTile } from '../src/engine/index';
+import type { Grid } from '../src/engine/index';
+import { playGame } from '../src/cli/game';
+import { useEngine } from '../src/cli/engine';
+
+type Cells = readonly number[];
+
+/** The 8 symmetries of a 4x4 board as index maps: out[i] = cells[map[i]]. */
+const SYMMETRIES: readonly (readonly number[])[] = (() => {
+  const maps: number[][] = [];
+  for (let t = 0; t < 8; t++) {
+    const map: number[] = [];
+    for (let r = 0; r < 4; r++) {
+      for (let c = 0; c < 4; c++) {
+        let rr = r;
+        let cc = c;
+        if (t & 4) [rr, cc] = [cc, rr];
+        if (t & 1) cc = 3 - cc;
+        if (t & 2) rr = 3 - rr;
+        map.push(rr * 4 + cc);
+      }
+    }
+    maps.push(map);
+  }
+  return maps;
+})();
+
+/** The k biggest tile values, descending, or null when two of them are equal or a cell is missing. */
+function topValues(cells: Cells, k: number): number[] | null {
+  const sorted = cells.filter((v) => v > 0).sort((a, b) => b - a);
+  if (sorted.length < k) return null;
+  const top = sorted.slice(0, k);
+  for (let i = 1; i < k; i++) if (top[i] === top[i - 1]) return null;
+  if (sorted.length > k && sorted[k] === top[k - 1]) return null;
+  return top;
+}
+
+/** Does some orientation put the k biggest tiles, in order, on the given cell sequence (top-left frame)? */
+function matchesOrdered(cells: Cells, seq: readonly number[]): boolean {
+  const top = topValues(cells, seq.length);
+  if (!top) return false;
+  return SYMMETRIES.some((map) => seq.every((cell, i) => cells[map[cell]!] === top[i]));
+}
+
+/** Does some orientation put the k biggest tiles on the given cell set (any order)? */
+function matchesSet(cells: Cells, set: readonly number[]): boolean {
+  const top = topValues(cells, set.length);
+  if (!top) return false;
+  const min = top[top.length - 1]!;
+  return SYMMETRIES.some((map) => set.every((cell) => cells[map[cell]!]! >= min));
+}
+
+const FORMATIONS = {
+  block6: (c: Cells) => matchesSet(c, [0, 1, 2, 4, 5, 6]),
+  rows8: (c: Cells) => matchesSet(c, [0, 1, 2, 3, 4, 5, 6, 7]),
+  snake4: (c: Cells) => matchesOrdered(c, [0, 1, 2, 3]),
+  snake6: (c: Cells) => matchesOrdered(c, [0, 1, 2, 3, 7, 6]),
+  block6snake: (c: Cells) => matchesOrdered(c, [0, 1, 2, 6, 5, 4]),
+} as const;
+
+function arg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+}
+
+const games = arg('games', 2);
+const seed = arg('seed', 1);
+const timeMs = arg('time-ms', 10);
+const from = arg('from', 2048);
+await useEngine('wasm');
+const counts: Record<string, number> = Object.fromEntries(Object.keys(FORMATIONS).map((k) => [k, 0]));
+let boards = 0;
+const results = [];
+for (let g = 0; g < games; g++) {
+  const game = await playGame(g, seed + g, { strategy: 'expectimax', options: { timeMs } }, {
+    onState: (state) => {
+      const grid: Grid = state.grid;
+      if (maxTile(grid) < from) return;
+      boards++;
+      for (const [name, test] of Object.entries(FORMATIONS)) if (test(grid.cells)) counts[name]!++;
+    },
+  });
+  results.push({ seed: game.seed, maxTile: game.maxTile, score: game.score, moves: game.moves });
+  process.stderr.write(`game ${g}: ${JSON.stringify(results[results.length - 1])}\n`);
+}
+const shares = Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, boards ? +(v / boards).toFixed(3) : 0]));
+console.log(JSON.stringify({ games: results, from, boards, counts, shares }));
