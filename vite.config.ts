@@ -77,7 +77,7 @@ function noBrowserInWorkers(): Plugin {
     name: 'no-browser-in-workers',
     enforce: 'pre',
     resolveId(id) {
-      return id === 'webextension-polyfill' ? resolve('scripts/no-browser.ts') : null;
+      return id === 'webextension-polyfill' || id === '#webextension-polyfill' ? resolve('scripts/no-browser.ts') : null;
     },
   };
 }

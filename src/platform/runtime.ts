@@ -22,7 +22,9 @@
  * knows which errors mean "try again shortly" (no receiver yet, channel closed, worker restarting).
  */
 
-import browser from 'webextension-polyfill';
+// `#webextension-polyfill` (package.json "imports"): the polyfill, or in Node (the CLI, whose solver pool
+// imports the protocol's schemas) the stand-in scripts/no-browser.ts, since the polyfill refuses to load there.
+import browser from '#webextension-polyfill';
 import type { Runtime, Tabs } from 'webextension-polyfill';
 
 export { browser };
