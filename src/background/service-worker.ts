@@ -1,8 +1,9 @@
 /**
- * The background service worker: routes messages between the popup, the content script in a tab and
- * the solver host (Chrome: the offscreen document); keeps run statuses in chrome.storage.session (never only in memory: MV3 stops
- * this worker whenever it idles) and the game log in chrome.storage.local; sets the toolbar badge;
- * handles the keyboard commands.
+ * The background: Chrome's service worker and Firefox's event page, one script. It routes messages
+ * between the popup, the content script in a tab and the solver host (Chrome: the offscreen document;
+ * Firefox: this page itself); keeps run statuses in storage.session (never only in memory: both browsers
+ * unload an idle background) and the game log in storage.local; sets the toolbar badge; handles the
+ * keyboard commands.
  */
 import contentScriptFile from '../content/index.ts?script';
 import { DeliveryError, listen, send } from '../shared/messages';
@@ -25,31 +26,33 @@ import {
   toggleCommand,
 } from './logic';
 import type { PageEnd } from './logic';
+import { SOLVER_HOST, browser, openPanel } from '../platform/runtime';
 import type { SolverHost } from '../solver/host';
 import { offscreenSolverHost } from './offscreen-host';
+import { backgroundPageSolverHost } from './page-host';
 import { injectAutopilot } from './inject';
 
-const solverHost: SolverHost = offscreenSolverHost;
+const solverHost: SolverHost = SOLVER_HOST === 'background-page' ? backgroundPageSolverHost() : offscreenSolverHost;
 
 // ---------------------------------------------------------------------------------------------------
 // Stored state
 
 async function loadStatus(tabId: number): Promise<RunStatus | null> {
   const key = statusKey(tabId);
-  const items = await chrome.storage.session.get(key);
+  const items = await browser.storage.session.get(key);
   return readStatus(items[key]);
 }
 
 async function saveStatus(tabId: number, status: RunStatus, extra: Record<string, unknown> = {}): Promise<void> {
-  await chrome.storage.session.set({ [statusKey(tabId)]: status, ...extra });
+  await browser.storage.session.set({ [statusKey(tabId)]: status, ...extra });
   await showBadge(tabId, status);
 }
 
 async function showBadge(tabId: number, status: RunStatus | null): Promise<void> {
   const badge = badgeFor(status);
   try {
-    await chrome.action.setBadgeText({ tabId, text: badge.text });
-    if (badge.text) await chrome.action.setBadgeBackgroundColor({ tabId, color: badge.color });
+    await browser.action.setBadgeText({ tabId, text: badge.text });
+    if (badge.text) await browser.action.setBadgeBackgroundColor({ tabId, color: badge.color });
   } catch {
     // The tab may be gone already.
   }
@@ -63,8 +66,8 @@ function recordGame(record: GameRecord, keepExisting = false): Promise<void> {
   gameLogQueue = gameLogQueue
     .catch(() => undefined)
     .then(async () => {
-      const items = await chrome.storage.local.get(GAMES_STORAGE_KEY);
-      await chrome.storage.local.set({ [GAMES_STORAGE_KEY]: appendGame(items[GAMES_STORAGE_KEY], record, { keepExisting }) });
+      const items = await browser.storage.local.get(GAMES_STORAGE_KEY);
+      await browser.storage.local.set({ [GAMES_STORAGE_KEY]: appendGame(items[GAMES_STORAGE_KEY], record, { keepExisting }) });
     });
   return gameLogQueue;
 }
@@ -83,7 +86,7 @@ async function pingContent(tabId: number): Promise<boolean> {
 
 async function tabUrl(tabId: number): Promise<string | undefined> {
   try {
-    return (await chrome.tabs.get(tabId)).url;
+    return (await browser.tabs.get(tabId)).url;
   } catch {
     return undefined;
   }
@@ -112,7 +115,7 @@ function contentScriptAlive(mark: string): boolean {
 async function ensureContentScript(tabId: number): Promise<string | undefined> {
   let documentId: string | undefined;
   try {
-    const [probe] = await chrome.scripting.executeScript({
+    const [probe] = await browser.scripting.executeScript({
       target: { tabId, frameIds: [0] },
       func: contentScriptAlive,
       args: [CONTENT_MARK],
@@ -136,7 +139,7 @@ async function ensureContentScript(tabId: number): Promise<string | undefined> {
 }
 
 async function currentSettings() {
-  const items = await chrome.storage.local.get(SETTINGS_STORAGE_KEY);
+  const items = await browser.storage.local.get(SETTINGS_STORAGE_KEY);
   return normalizeSettings(items[SETTINGS_STORAGE_KEY]);
 }
 
@@ -175,11 +178,11 @@ async function runCommand(tabId: number, command: Command): Promise<ReplyOf<'pop
 async function fromEndedDocument(tabId: number, documentId: string | undefined): Promise<boolean> {
   if (!documentId) return false;
   const key = endedDocumentKey(tabId);
-  const ended = (await chrome.storage.session.get(key))[key];
+  const ended = (await browser.storage.session.get(key))[key];
   if (ended !== documentId) return false;
   try {
     await send('content/ping', {}, { tabId, documentId });
-    await chrome.storage.session.remove(key);
+    await browser.storage.session.remove(key);
     return false;
   } catch {
     return true;
@@ -193,12 +196,12 @@ async function onStatus(tabId: number, status: RunStatus, sender: SenderInfo): P
 
 async function onPageEnd(tabId: number, end: PageEnd): Promise<void> {
   const docKey = statusDocumentKey(tabId);
-  const items = await chrome.storage.session.get([statusKey(tabId), docKey]);
+  const items = await browser.storage.session.get([statusKey(tabId), docKey]);
   const status = readStatus(items[statusKey(tabId)]);
   const now = Date.now();
   const record = stoppedGameRecord(status, now);
   if (end === 'closed') {
-    await chrome.storage.session.remove([statusKey(tabId), docKey, endedDocumentKey(tabId)]);
+    await browser.storage.session.remove([statusKey(tabId), docKey, endedDocumentKey(tabId)]);
   } else {
     const rewritten = statusAfterPageEnd(status, end, now);
     const documentId: unknown = items[docKey];
@@ -215,23 +218,23 @@ acceptLifelines();
 
 listen('background', backgroundHandlers({ solverHost, runCommand, saveStatus: onStatus, recordGame }));
 
-chrome.tabs.onUpdated.addListener((tabId, changeInfo) => {
+browser.tabs.onUpdated.addListener((tabId, changeInfo) => {
   if (changeInfo.status !== 'loading') return;
   void onPageEnd(tabId, changeInfo.url ? 'left' : 'reloaded');
 });
 
-chrome.tabs.onRemoved.addListener((tabId) => {
+browser.tabs.onRemoved.addListener((tabId) => {
   void onPageEnd(tabId, 'closed');
 });
 
-chrome.commands.onCommand.addListener((command, tab) => {
+browser.commands.onCommand.addListener((command, tab) => {
   if (command === 'open-panel') {
-    // sidePanel.open needs the user's gesture: called at once, before anything is awaited.
-    if (tab?.windowId !== undefined) chrome.sidePanel.open({ windowId: tab.windowId }).catch(() => undefined);
+    // Opening the panel needs the user's gesture: called at once, before anything is awaited.
+    if (tab?.windowId !== undefined) openPanel(tab.windowId).catch(() => undefined);
     return;
   }
   void (async () => {
-    const tabId = tab?.id ?? (await chrome.tabs.query({ active: true, lastFocusedWindow: true }))[0]?.id;
+    const tabId = tab?.id ?? (await browser.tabs.query({ active: true, lastFocusedWindow: true }))[0]?.id;
     if (tabId === undefined) return;
     if (command === 'toggle-solve') await runCommand(tabId, toggleCommand(await loadStatus(tabId)));
     else if (command === 'step') await runCommand(tabId, 'step');

@@ -1,6 +1,6 @@
 /**
  * Content-script entry (isolated world), injected on demand by the background with
- * chrome.scripting.executeScript (src/background/inject.ts), before the main-world agent
+ * scripting.executeScript (src/background/inject.ts), before the main-world agent
  * (src/page/main-world.ts); it takes the bridge's keys the background left on the isolated world's global.
  *
  * One live instance per document: a second injection finds the first one's mark and does nothing while
@@ -13,10 +13,11 @@
  * stops the run and records its game; a page restored from that cache does not resume (Solve again does).
  *
  * It answers `content/ping` and `content/command` (through the protocol's `listen`), follows settings
- * changes in chrome.storage.local, and runs the Driver.
+ * changes in storage.local, and runs the Driver.
  */
 import { listen } from '../shared/messages';
-import { openLifeline, runtimeLiveness, sendRaw } from '../platform/runtime';
+import { browser, openLifeline, runtimeLiveness, sendRaw } from '../platform/runtime';
+import type { Storage } from '../platform/runtime';
 import { DEFAULT_SETTINGS, SETTINGS_STORAGE_KEY, normalizeSettings } from '../shared/settings';
 import { ADAPTERS } from './adapters/index';
 import { KEYS_GLOBAL, isChannel, isSecret } from '../page/bridge-protocol';
@@ -104,16 +105,16 @@ function start(): ContentInstance {
   // No performance.measure entries: they would land on the page's own timeline.
   cleanups.push(() => driver.dispose());
 
-  chrome.storage.local
+  browser.storage.local
     .get(SETTINGS_STORAGE_KEY)
     .then((items) => driver.updateSettings(normalizeSettings(items[SETTINGS_STORAGE_KEY])))
     .catch(() => undefined);
 
-  const onSettings = (changes: Record<string, chrome.storage.StorageChange>, area: string): void => {
+  const onSettings = (changes: Record<string, Storage.StorageChange>, area: string): void => {
     if (area !== 'local' || !(SETTINGS_STORAGE_KEY in changes) || !alive()) return;
     driver.updateSettings(normalizeSettings(changes[SETTINGS_STORAGE_KEY].newValue));
   };
-  const onChanged = chrome.storage.onChanged;
+  const onChanged = browser.storage.onChanged;
   onChanged.addListener(onSettings);
   cleanups.push(() => onChanged.removeListener(onSettings));
 

@@ -189,6 +189,12 @@ export function originPattern(url: string | undefined): string | null {
   return `${parsed.protocol}//${parsed.hostname}/*`;
 }
 
+/** The host names of match patterns, for a sentence ("https://play2048.co/*" → "play2048.co"), without repeats. */
+export function permissionHosts(patterns: readonly string[]): string[] {
+  const hosts = patterns.map((pattern) => /^[a-z*]+:\/\/([^/]+)\//i.exec(pattern)?.[1] ?? pattern);
+  return [...new Set(hosts)];
+}
+
 /** The `?tabId=N` of the popup's URL, or null. */
 export function tabIdFromSearch(search: string): number | null {
   const raw = new URLSearchParams(search).get('tabId');
