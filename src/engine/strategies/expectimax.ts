@@ -554,7 +554,9 @@ const PV_SHARE = 1.5;
 /** Iterations of at least this many move executions tell how the work grows per layer. */
 const GROWTH_SAMPLE_MIN = 20_000;
 /** The lowest probability cut-off spendBudget goes to when the tree is bounded by it. */
-const MIN_CUTOFF = 1e-7;
+const MIN_CUTOFF = 1e-9;
+/** The deepest layer spendBudget goes to (the core caches chance nodes down to layer 15). */
+const WASM_MAX_DEPTH = 16;
 /** Work growth per added layer, learnt over the searches of this thread (move executions ratio). */
 let growthEstimate = 6;
 /** Work growth when the cut-off is divided by 4, learnt the same way. */
@@ -666,7 +668,7 @@ async function spendBudget(
     const layerGrowth = lastStep === 'layer' && previous >= GROWTH_SAMPLE_MIN && last > previous ? Math.max(growthEstimate, last / previous) : growthEstimate;
     // When the probability cut-off bounds the tree (the work stopped growing) a layer adds nothing.
     const saturated = depth >= 3 && last >= GROWTH_SAMPLE_MIN && last <= previous * 1.1;
-    if (!saturated && depth < MAX_DEPTH && fits(layerGrowth)) {
+    if (!saturated && depth < WASM_MAX_DEPTH && fits(layerGrowth)) {
       depth++;
       lastStep = 'layer';
     } else if (depth >= 3 && cutoff >= MIN_CUTOFF && fits(cutoffGrowthEstimate)) {
