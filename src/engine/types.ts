@@ -33,6 +33,12 @@ export interface SearchOptions {
   readonly reference?: boolean;
   /** Expectimax: log2 of the transposition-table capacity in entries (bounded memory). */
   readonly ttSizeLog2?: number;
+  /**
+   * Expectimax with a time budget: stop deepening once the search has done this many move executions in
+   * all (the iteration under way is abandoned, as at the deadline). A deterministic budget, for tests and
+   * reproducible runs; the first iteration always completes.
+   */
+  readonly maxNodes?: number;
 }
 
 /** Value of each legal move (higher is better); illegal moves are absent. */
