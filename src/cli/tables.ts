@@ -13,7 +13,7 @@ import { legalMoves } from '../engine/index';
 import { TableBuilder, describeSpec } from '../engine/tables/builder';
 import { fullSum } from '../engine/tables/formation';
 import type { TableSpec } from '../engine/tables/formation';
-import { TABLE_FORMAT_VERSION, TableStoreError, parseTable, serializeTable } from '../engine/tables/store';
+import { TableStoreError, tableKey, parseTable, serializeTable } from '../engine/tables/store';
 import { lookup } from '../engine/tables/table';
 import type { EndgameTable } from '../engine/tables/table';
 import { TABLES_WASM_FILE, buildWasm } from '../../scripts/build-wasm.mjs';
@@ -70,7 +70,7 @@ export function tablesCacheDir(): string {
 }
 
 export function tableFileName(spec: TableSpec): string {
-  return `${spec.formation}-goal${2 ** spec.goal}-sum${spec.maxSum}-v${TABLE_FORMAT_VERSION}.egt`;
+  return `${tableKey(spec)}.egt`;
 }
 
 export interface LoadReport {
@@ -161,5 +161,6 @@ export function tableChoice(grid: Grid, threshold: number): MoveChoice | null {
     depth: 0,
     nodes: 0,
     ms: performance.now() - started,
+    table: true,
   };
 }

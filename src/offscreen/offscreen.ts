@@ -5,20 +5,23 @@
  */
 import type { Grid, MoveChoice } from '../engine/index';
 import { listen } from '../shared/messages';
-import { createWorkerPool } from '../solver/worker-pool';
+import { solveWithTables } from '../solver/endgame';
+import { createEndgameTables, createWorkerPool } from '../solver/worker-pool';
 
 const OFFSCREEN_IDLE_CLOSE_MS = 60_000;
 
 const pool = createWorkerPool();
+const tables = createEndgameTables();
 
 let idleTimer: ReturnType<typeof setTimeout> | null = null;
 
 function scheduleIdleClose(): void {
   if (idleTimer) clearTimeout(idleTimer);
   idleTimer = setTimeout(() => {
-    if (pool.busy) scheduleIdleClose();
+    if (pool.busy || tables.building) scheduleIdleClose();
     else {
       pool.dispose();
+      tables.dispose();
       window.close();
     }
   }, OFFSCREEN_IDLE_CLOSE_MS);
@@ -35,7 +38,7 @@ function fallbackNote(choice: MoveChoice, board: Grid): string | undefined {
 listen('offscreen', {
   'offscreen/solve': async (request) => {
     scheduleIdleClose();
-    const result = await pool.solve(request);
+    const result = await solveWithTables(tables, request, () => pool.solve(request));
     const note = result.note ?? fallbackNote(result.choice, request.board);
     return note === undefined ? result : { ...result, note };
   },
