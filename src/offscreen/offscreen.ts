@@ -1,7 +1,9 @@
 /**
  * The offscreen document: Chrome's solver host. It holds the worker pool and answers the background's
- * `offscreen/solve` and `offscreen/cancel`. It closes itself after a minute without requests; the
- * background creates it again on the next request (src/background/offscreen-host.ts).
+ * `offscreen/solve` and `offscreen/cancel`, with the endgame tables in front of the pool (prepared on the
+ * first request, in a builder worker, stored in IndexedDB: src/solver/endgame.ts). It closes itself after
+ * a minute without requests (never while the tables are being built); the background creates it again on
+ * the next request (src/background/offscreen-host.ts).
  */
 import type { Grid, MoveChoice } from '../engine/index';
 import { listen } from '../shared/messages';
