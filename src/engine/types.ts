@@ -61,6 +61,8 @@ export interface MoveChoice {
   readonly samples?: number;
   /** Expectimax: which search core ran it ('wasm' = the WebAssembly core, 'ts' = the TypeScript one). */
   readonly engine?: SearchEngine;
+  /** True when the move came from an endgame table (issue 15), not from a search. */
+  readonly table?: boolean;
 }
 
 /** The expectimax search cores: the WebAssembly core (4x4) and the TypeScript engine (any size). */
