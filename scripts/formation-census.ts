@@ -11,31 +11,13 @@
  * "Biggest" ranks the tiles by value (ties: a formation needs distinct values to count).
  */
 import { maxTile } from '../src/engine/index';
+import { ORIENTATIONS } from '../src/engine/tables/formation';
+import { holdsFormation } from '../src/engine/tables/steer';
 import type { Grid } from '../src/engine/index';
 import { playGame } from '../src/cli/game';
 import { useEngine } from '../src/cli/engine';
 
 type Cells = readonly number[];
-
-/** The 8 symmetries of a 4x4 board as index maps: out[i] = cells[map[i]]. */
-const SYMMETRIES: readonly (readonly number[])[] = (() => {
-  const maps: number[][] = [];
-  for (let t = 0; t < 8; t++) {
-    const map: number[] = [];
-    for (let r = 0; r < 4; r++) {
-      for (let c = 0; c < 4; c++) {
-        let rr = r;
-        let cc = c;
-        if (t & 4) [rr, cc] = [cc, rr];
-        if (t & 1) cc = 3 - cc;
-        if (t & 2) rr = 3 - rr;
-        map.push(rr * 4 + cc);
-      }
-    }
-    maps.push(map);
-  }
-  return maps;
-})();
 
 /** The k biggest tile values, descending, or null when two of them are equal or a cell is missing. */
 function topValues(cells: Cells, k: number): number[] | null {
@@ -51,20 +33,12 @@ function topValues(cells: Cells, k: number): number[] | null {
 function matchesOrdered(cells: Cells, seq: readonly number[]): boolean {
   const top = topValues(cells, seq.length);
   if (!top) return false;
-  return SYMMETRIES.some((map) => seq.every((cell, i) => cells[map[cell]!] === top[i]));
-}
-
-/** Does some orientation put the k biggest tiles on the given cell set (any order)? */
-function matchesSet(cells: Cells, set: readonly number[]): boolean {
-  const top = topValues(cells, set.length);
-  if (!top) return false;
-  const min = top[top.length - 1]!;
-  return SYMMETRIES.some((map) => set.every((cell) => cells[map[cell]!]! >= min));
+  return ORIENTATIONS.some((map) => seq.every((cell, i) => cells[map[cell]!] === top[i]));
 }
 
 const FORMATIONS = {
-  block6: (c: Cells) => matchesSet(c, [0, 1, 2, 4, 5, 6]),
-  rows8: (c: Cells) => matchesSet(c, [0, 1, 2, 3, 4, 5, 6, 7]),
+  block6: (c: Cells) => holdsFormation(c, [0, 1, 2, 4, 5, 6]),
+  rows8: (c: Cells) => holdsFormation(c, [0, 1, 2, 3, 4, 5, 6, 7]),
   snake4: (c: Cells) => matchesOrdered(c, [0, 1, 2, 3]),
   snake6: (c: Cells) => matchesOrdered(c, [0, 1, 2, 3, 7, 6]),
   block6snake: (c: Cells) => matchesOrdered(c, [0, 1, 2, 6, 5, 4]),

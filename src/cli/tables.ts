@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Grid, MoveChoice } from '../engine/index';
 import { legalMoves } from '../engine/index';
 import { TableBuilder, describeSpec } from '../engine/tables/builder';
-import { fullSum } from '../engine/tables/formation';
+import { STANDARD_TABLE_SPECS } from '../engine/tables/formation';
 import type { TableSpec } from '../engine/tables/formation';
 import { TableStoreError, tableKey, parseTable, serializeTable } from '../engine/tables/store';
 import { lookup } from '../engine/tables/table';
@@ -56,20 +56,8 @@ export function tablesFrom(args: ParsedArgs): TablesSetting {
   return { on: text === 'on', threshold, steer };
 }
 
-function exact(formation: TableSpec['formation'], goal: number): TableSpec {
-  return { formation, goal, maxSum: fullSum({ formation, goal, maxSum: 0 }) };
-}
-
 /** The tables the CLI builds: rows8 for anchors 32..512 and block6 for anchors 32 and 64, all exact. */
-export const CLI_TABLE_SPECS: readonly TableSpec[] = [
-  exact('rows8', 5),
-  exact('rows8', 6),
-  exact('rows8', 7),
-  exact('rows8', 8),
-  exact('rows8', 9),
-  exact('block6', 5),
-  exact('block6', 6),
-];
+export const CLI_TABLE_SPECS: readonly TableSpec[] = STANDARD_TABLE_SPECS;
 
 export function tablesCacheDir(): string {
   const explicit = process.env.AUTOPILOT_TABLES_DIR;

@@ -12,8 +12,8 @@
 import { legalMoves } from '../engine/index';
 import type { MoveChoice, SearchOptions, StrategyName } from '../engine/types';
 import type { Grid } from '../engine/types';
-import { fullSum } from '../engine/tables/formation';
-import type { FormationName, TableSpec } from '../engine/tables/formation';
+import { STANDARD_TABLE_SPECS, exactSpec } from '../engine/tables/formation';
+import type { TableSpec } from '../engine/tables/formation';
 import { TableStoreError, parseTable } from '../engine/tables/store';
 import { lookup } from '../engine/tables/table';
 import type { EndgameTable } from '../engine/tables/table';
@@ -25,23 +25,11 @@ import type { StoredTable } from './table-store';
 /** The handover threshold: the table plays when its success probability is at least this (README). */
 export const TABLE_THRESHOLD = 0.5;
 
-function exact(formation: FormationName, goal: number): TableSpec {
-  return { formation, goal, maxSum: fullSum({ formation, goal, maxSum: 0 }) };
-}
-
 /** The extension's tables: those of the CLI (rows8 for anchors 32..512, block6 for 32 and 64), 102 MiB. */
-export const EXTENSION_TABLE_SPECS: readonly TableSpec[] = [
-  exact('rows8', 5),
-  exact('rows8', 6),
-  exact('rows8', 7),
-  exact('rows8', 8),
-  exact('rows8', 9),
-  exact('block6', 5),
-  exact('block6', 6),
-];
+export const EXTENSION_TABLE_SPECS: readonly TableSpec[] = STANDARD_TABLE_SPECS;
 
 /** The test build's tables (dist-e2e): rows8 for anchors 32..256, built in seconds. */
-export const TEST_TABLE_SPECS: readonly TableSpec[] = [exact('rows8', 5), exact('rows8', 6), exact('rows8', 7), exact('rows8', 8)];
+export const TEST_TABLE_SPECS: readonly TableSpec[] = [exactSpec('rows8', 5), exactSpec('rows8', 6), exactSpec('rows8', 7), exactSpec('rows8', 8)];
 
 /** The part of a Web Worker the builder needs (a real `Worker` fits). */
 export interface BuilderWorker {

@@ -86,6 +86,22 @@ export function fullSum(spec: TableSpec): number {
   return capsOf(spec).reduce((sum, cap) => sum + 2 ** cap, 0);
 }
 
+/** The exact table of a formation for goal rank `goal` (maxSum at its full bound). */
+export function exactSpec(formation: FormationName, goal: number): TableSpec {
+  return { formation, goal, maxSum: fullSum({ formation, goal, maxSum: 0 }) };
+}
+
+/** The tables the CLI and the extension build: rows8 for anchors 32..512 and block6 for 32 and 64, all exact (102 MiB). */
+export const STANDARD_TABLE_SPECS: readonly TableSpec[] = [
+  exactSpec('rows8', 5),
+  exactSpec('rows8', 6),
+  exactSpec('rows8', 7),
+  exactSpec('rows8', 8),
+  exactSpec('rows8', 9),
+  exactSpec('block6', 5),
+  exactSpec('block6', 6),
+];
+
 export interface Layout {
   readonly chunkSize: number;
   readonly chunkCount: number;

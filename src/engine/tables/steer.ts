@@ -8,22 +8,7 @@
  */
 import { applyMove } from '../grid';
 import type { Direction, Grid, MoveChoice } from '../types';
-
-/** The 8 symmetries of a 4x4 board as index maps: the canonical cell i is the real cell map[i]. */
-const SYMMETRIES: readonly (readonly number[])[] = Array.from({ length: 8 }, (_, t) => {
-  const map: number[] = [];
-  for (let r = 0; r < 4; r++) {
-    for (let c = 0; c < 4; c++) {
-      let rr = r;
-      let cc = c;
-      if (t & 4) [rr, cc] = [cc, rr];
-      if (t & 1) cc = 3 - cc;
-      if (t & 2) rr = 3 - rr;
-      map.push(rr * 4 + cc);
-    }
-  }
-  return map;
-});
+import { ORIENTATIONS } from './formation';
 
 /** Canonical cell sets of the steered formations (the same shapes as formation.ts's fixed cells). */
 export const STEER_FORMATIONS = {
@@ -40,7 +25,7 @@ export function holdsFormation(cells: readonly number[], set: readonly number[])
   for (let i = 1; i < k; i++) if (sorted[i] === sorted[i - 1]) return false;
   if (sorted.length > k && sorted[k] === sorted[k - 1]) return false;
   const min = sorted[k - 1]!;
-  return SYMMETRIES.some((map) => set.every((cell) => cells[map[cell]!]! >= min));
+  return ORIENTATIONS.some((map) => set.every((cell) => cells[map[cell]!]! >= min));
 }
 
 /** The formations `cells` holds now. */
