@@ -11,6 +11,7 @@ import {
   FirefoxSession,
   classicActuations,
   clickButton,
+  directionMentions,
   keysSeen,
   popupText,
   readClassicSavedBoard,
@@ -32,12 +33,6 @@ async function freshClassicGame(): Promise<{ game: GameTab; popup: Page }> {
   await waitFor(() => readClassicSavedBoard(game.page), (b) => b !== null && maxTile(b) > 0, { what: 'the game to start' });
   const popup = await session.openPopup(game.tabId);
   return { game, popup };
-}
-
-const DIRECTION_WORD = /\b(up|down|left|right)\b|[←↑→↓]/gi;
-
-function directionMentions(text: string): number {
-  return text.match(DIRECTION_WORD)?.length ?? 0;
 }
 
 async function solveTo(path: string, target: number): Promise<{ game: GameTab; status: RunStatus }> {

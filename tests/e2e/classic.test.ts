@@ -11,6 +11,7 @@ import {
   E2ESession,
   useE2ESession,
   clickButton,
+  directionMentions,
   keysSeen,
   popupText,
   selectStrategy,
@@ -39,13 +40,6 @@ async function freshGame(): Promise<{ game: GameTab; popup: Page }> {
   await waitFor(() => readClassicSavedBoard(game.page), (b) => b !== null && maxTile(b) > 0, { what: 'the game to start' });
   const popup = await session.openPopup(game.tabId);
   return { game, popup };
-}
-
-const DIRECTION_WORD = /\b(up|down|left|right)\b|[←↑→↓]/gi;
-
-/** How many times a text names a move (a word or an arrow). */
-function directionMentions(text: string): number {
-  return text.match(DIRECTION_WORD)?.length ?? 0;
 }
 
 /** The run has come to rest: not running, and the page made no update for a while. */

@@ -16,8 +16,7 @@
  *   installed in the game tab before the page's own scripts.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { launchFirefoxWithExtension, openExtensionTab, openExtensionWindow } from '../../../scripts/firefox';
@@ -26,12 +25,16 @@ import { startStaticServer } from '../../../scripts/static-server';
 import type { StaticServer } from '../../../scripts/static-server';
 import { RunStatusSchema, parseReply } from '../../../src/shared/messages';
 import type { Command, ReplyOf, RunStatus } from '../../../src/shared/messages';
-import { DEFAULT_SETTINGS, SETTINGS_STORAGE_KEY } from '../../../src/shared/settings';
+import { SETTINGS_STORAGE_KEY } from '../../../src/shared/settings';
 import type { Settings } from '../../../src/shared/settings';
 import type { Grid } from '../../../src/engine/types';
 import { PAGE_INSTRUMENTATION } from '../../e2e/support/instrumentation';
+import { FAST_SETTINGS, REPO_ROOT, waitFor, waitForRest, waitForStatus } from '../../support/common';
+import type { WaitOptions } from '../../support/common';
 
-export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+export { FAST_SETTINGS, REPO_ROOT, directionMentions, sleep, waitFor } from '../../support/common';
+export type { WaitOptions } from '../../support/common';
+
 /**
  * The Firefox test build the browser tests install (`npm run build:e2e` → dist-e2e-firefox/: the store
  * build plus the loopback hosts the fixture pages are served on); E2E_FIREFOX_EXTENSION_DIR overrides it.
@@ -43,8 +46,6 @@ export const FIREFOX_DIST_DIR = process.env.E2E_FIREFOX_EXTENSION_DIR
 export const FIREFOX_STORE_DIR = join(REPO_ROOT, 'dist-firefox');
 export const POPUP_PATH = 'src/popup/index.html';
 
-/** Fast settings for tests, as in the Chromium tier. */
-export const FAST_SETTINGS: Settings = { ...DEFAULT_SETTINGS, strategy: 'expectimax', thinkMs: 20, pauseMs: 0, depth: null };
 
 /** The `browser` global of an add-on page, typed only as far as the harness uses it. */
 interface ExtensionApi {
@@ -64,34 +65,6 @@ export interface GameTab {
   readonly url: string;
 }
 
-export interface WaitOptions {
-  readonly timeoutMs?: number;
-  readonly what?: string;
-}
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((done) => setTimeout(done, ms));
-}
-
-/** Poll `probe` until `accept` holds; throws with the last value seen when the time runs out. */
-export async function waitFor<T>(probe: () => Promise<T>, accept: (value: T) => boolean, options: WaitOptions = {}): Promise<T> {
-  const deadline = Date.now() + (options.timeoutMs ?? 30_000);
-  let last: T | undefined;
-  let lastError: unknown;
-  for (;;) {
-    try {
-      last = await probe();
-      if (accept(last)) return last;
-    } catch (err) {
-      lastError = err;
-    }
-    if (Date.now() > deadline) {
-      const seen = last === undefined ? `error: ${String(lastError)}` : JSON.stringify(last).slice(0, 600);
-      throw new Error(`Timed out after ${options.timeoutMs ?? 30_000} ms waiting for ${options.what ?? 'a condition'}; last seen ${seen}`);
-    }
-    await sleep(100);
-  }
-}
 
 /**
  * One session for a whole test file, started before the first test (with FAST_SETTINGS) and closed after
@@ -278,26 +251,14 @@ export class FirefoxSession {
     return raw === null ? null : RunStatusSchema.parse(raw);
   }
 
-  async waitForStatus(tabId: number, accept: (status: RunStatus) => boolean, options: WaitOptions = {}): Promise<RunStatus> {
-    const status = await waitFor(() => this.status(tabId), (s) => s !== null && accept(s), options);
-    return status as RunStatus;
+  /** Wait until the stored status satisfies `accept`. */
+  waitForStatus(tabId: number, accept: (status: RunStatus) => boolean, options: WaitOptions = {}): Promise<RunStatus> {
+    return waitForStatus(() => this.status(tabId), accept, options);
   }
 
-  /** Wait until the run is at rest: not running, not thinking or moving, the move count stable over `stableMs`. */
-  async waitForRest(tabId: number, options: WaitOptions & { stableMs?: number } = {}): Promise<RunStatus> {
-    let previous: RunStatus | null = null;
-    const atRest = (s: RunStatus | null): boolean => s !== null && !s.running && s.state !== 'thinking' && s.state !== 'moving';
-    return (await waitFor(
-      async () => {
-        await sleep(options.stableMs ?? 400);
-        const now = await this.status(tabId);
-        const stable = previous !== null && now !== null && now.moves === previous.moves && atRest(previous) && atRest(now);
-        previous = now;
-        return stable ? now : null;
-      },
-      (s) => s !== null,
-      { what: 'the run to come to rest', timeoutMs: 15_000, ...options },
-    )) as RunStatus;
+  /** Wait until the run is at rest (tests/support/common.ts). */
+  waitForRest(tabId: number, options: WaitOptions & { stableMs?: number } = {}): Promise<RunStatus> {
+    return waitForRest(() => this.status(tabId), options);
   }
 }
 

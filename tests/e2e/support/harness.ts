@@ -14,8 +14,7 @@
  *   game's board updates (`GameManager.prototype.actuate`) and exposes the game object for desync tests.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import type { BrowserContext, Page, Worker } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { launchWithExtension, openExtensionWindow } from '../../../scripts/chromium';
@@ -24,17 +23,19 @@ import { startStaticServer } from '../../../scripts/static-server';
 import type { StaticServer } from '../../../scripts/static-server';
 import { RunStatusSchema } from '../../../src/shared/messages';
 import type { RunStatus } from '../../../src/shared/messages';
-import { DEFAULT_SETTINGS, SETTINGS_STORAGE_KEY } from '../../../src/shared/settings';
+import { SETTINGS_STORAGE_KEY } from '../../../src/shared/settings';
 import type { Settings } from '../../../src/shared/settings';
 import { PAGE_INSTRUMENTATION } from './instrumentation';
+import { FAST_SETTINGS, REPO_ROOT, sleep, waitFor, waitForRest, waitForStatus } from '../../support/common';
+import type { WaitOptions } from '../../support/common';
 
-export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+export { FAST_SETTINGS, REPO_ROOT, directionMentions, sleep, waitFor } from '../../support/common';
+export type { WaitOptions } from '../../support/common';
+
 /** The built extension; E2E_EXTENSION_DIR overrides it (to try the harness on another build). */
 export const DIST_DIR = process.env.E2E_EXTENSION_DIR ? resolve(process.env.E2E_EXTENSION_DIR) : join(REPO_ROOT, 'dist-e2e');
 export const POPUP_PATH = 'src/popup/index.html';
 
-/** Fast settings for tests: expectimax with a short think time reaches 256 in a few seconds of thinking. */
-export const FAST_SETTINGS: Settings = { ...DEFAULT_SETTINGS, strategy: 'expectimax', thinkMs: 20, pauseMs: 0, depth: null };
 
 export interface GameTab {
   readonly page: Page;
@@ -42,35 +43,6 @@ export interface GameTab {
   readonly url: string;
 }
 
-export interface WaitOptions {
-  readonly timeoutMs?: number;
-  /** Describes what is awaited, for the failure message. */
-  readonly what?: string;
-}
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((done) => setTimeout(done, ms));
-}
-
-/** Poll `probe` until `accept` holds; throws with the last value seen when the time runs out. */
-export async function waitFor<T>(probe: () => Promise<T>, accept: (value: T) => boolean, options: WaitOptions = {}): Promise<T> {
-  const deadline = Date.now() + (options.timeoutMs ?? 30_000);
-  let last: T | undefined;
-  let lastError: unknown;
-  for (;;) {
-    try {
-      last = await probe();
-      if (accept(last)) return last;
-    } catch (err) {
-      lastError = err;
-    }
-    if (Date.now() > deadline) {
-      const seen = last === undefined ? `error: ${String(lastError)}` : JSON.stringify(last).slice(0, 600);
-      throw new Error(`Timed out after ${options.timeoutMs ?? 30_000} ms waiting for ${options.what ?? 'a condition'}; last seen ${seen}`);
-    }
-    await sleep(100);
-  }
-}
 
 /**
  * One session for a whole test file: started (with FAST_SETTINGS) before the first test, closed after the
@@ -237,29 +209,13 @@ export class E2ESession {
   }
 
   /** Wait until the stored status satisfies `accept`. */
-  async waitForStatus(tabId: number, accept: (status: RunStatus) => boolean, options: WaitOptions = {}): Promise<RunStatus> {
-    const status = await waitFor(() => this.status(tabId), (s) => s !== null && accept(s), options);
-    return status as RunStatus;
+  waitForStatus(tabId: number, accept: (status: RunStatus) => boolean, options: WaitOptions = {}): Promise<RunStatus> {
+    return waitForStatus(() => this.status(tabId), accept, options);
   }
 
-  /**
-   * Wait until the run is at rest: not running, not thinking or moving, and the move count unchanged
-   * over `stableMs` (a move under way when Stop arrived may still land and be reported).
-   */
-  async waitForRest(tabId: number, options: WaitOptions & { stableMs?: number } = {}): Promise<RunStatus> {
-    let previous: RunStatus | null = null;
-    const atRest = (s: RunStatus | null): boolean => s !== null && !s.running && s.state !== 'thinking' && s.state !== 'moving';
-    return (await waitFor(
-      async () => {
-        await sleep(options.stableMs ?? 400);
-        const now = await this.status(tabId);
-        const stable = previous !== null && now !== null && now.moves === previous.moves && atRest(previous) && atRest(now);
-        previous = now;
-        return stable ? now : null;
-      },
-      (s) => s !== null,
-      { what: 'the run to come to rest', timeoutMs: 15_000, ...options },
-    )) as RunStatus;
+  /** Wait until the run is at rest (tests/support/common.ts). */
+  waitForRest(tabId: number, options: WaitOptions & { stableMs?: number } = {}): Promise<RunStatus> {
+    return waitForRest(() => this.status(tabId), options);
   }
 
   /**
