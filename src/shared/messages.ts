@@ -22,6 +22,7 @@ import { extensionId, extensionOrigin, isTransientFailure, onRawMessage, sendRaw
 import type { RawListener, SenderInfo, TabTarget } from '../platform/runtime';
 import { SettingsSchema } from './settings';
 import { ReplaySchema } from './history';
+import { CoachStatusSchema, CoachSummarySchema } from './coach';
 
 export type { SenderInfo, TabTarget } from '../platform/runtime';
 
@@ -89,6 +90,8 @@ export const RunStatusSchema = z.object({
   note: z.string().optional(),
   /** How long the last move's search took (ms), for the panel's live charts. */
   thinkMs: z.number().min(0).optional(),
+  /** Coach mode (src/content/coach.ts): suggestion, grades and accuracy of the person's game. */
+  coach: CoachStatusSchema.optional(),
   running: z.boolean(),
   updatedAt: z.number(),
 });
@@ -111,7 +114,8 @@ export function initialStatus(strategy: RunStatus['strategy'], now: number): Run
   };
 }
 
-export const COMMANDS = ['solve', 'stop', 'step', 'hint'] as const;
+/** `coach` turns coach mode on in the tab (the person plays, the extension grades), `coach-stop` off. */
+export const COMMANDS = ['solve', 'stop', 'step', 'hint', 'coach', 'coach-stop'] as const;
 export const CommandSchema = z.enum(COMMANDS);
 export type Command = z.infer<typeof CommandSchema>;
 
@@ -128,6 +132,8 @@ export const GameRecordSchema = z.object({
   outcome: z.enum(['over', 'won', 'stopped']),
   /** Every move and spawn, to replay the game (src/shared/history.ts); absent in records of older versions. */
   replay: ReplaySchema.optional(),
+  /** A game the person played with the coach on: its grades (then `strategy` is the coach's). */
+  coach: CoachSummarySchema.optional(),
 });
 export type GameRecord = z.infer<typeof GameRecordSchema>;
 
