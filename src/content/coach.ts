@@ -44,6 +44,12 @@ export interface CoachEnvironment {
   readonly report: (patch: Partial<RunStatus>) => void;
   /** A game the person finished (or stopped coaching) with its grades. */
   readonly record: (record: GameRecord) => void;
+  /**
+   * Each move of the person the coach recognised, in order (the i-th call is the i-th character of the
+   * game's `coach.marks`): the hook for a replay recorder (issue 12's game history) to keep the person's
+   * game move by move, as it keeps the autopilot's.
+   */
+  readonly onMove?: (step: { readonly before: Grid; readonly move: Direction; readonly after: Grid }) => void;
   readonly now?: () => number;
   /** See MoveTracker; default 250 ms. */
   readonly quietMs?: number;
@@ -213,6 +219,7 @@ export class Coach {
         return;
       case 'moved':
         this.lastReading = reading;
+        this.env.onMove?.({ before: observation.from, move: observation.move, after: observation.to });
         this.onMove(gridKey(observation.from), observation.move);
         this.clearSuggestion();
         this.evaluate(observation.to, reading);

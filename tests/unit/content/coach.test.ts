@@ -97,6 +97,7 @@ function setup(board: Grid, settings: Partial<Settings> = {}) {
   let now = 1_000;
   let status: RunStatus = initialStatus('expectimax', 0);
   const records: GameRecord[] = [];
+  const moves: Direction[] = [];
   const coach = new Coach({
     window: dom.window as unknown as Window,
     boards: {
@@ -110,6 +111,7 @@ function setup(board: Grid, settings: Partial<Settings> = {}) {
       status = RunStatusSchema.parse({ ...status, ...patch });
     },
     record: (record) => records.push(GameRecordSchema.parse(record)),
+    onMove: (step) => moves.push(step.move),
     now: () => now,
     quietMs: 100,
     burstMs: [],
@@ -125,6 +127,7 @@ function setup(board: Grid, settings: Partial<Settings> = {}) {
     solver,
     overlay,
     records,
+    moves,
     settle,
     status: () => status,
     advance: (ms: number) => {
@@ -253,6 +256,8 @@ describe('Coach', () => {
     expect(t.status().coach?.active).toBe(false);
     expect(t.records).toHaveLength(1);
     expect(t.records[0]).toMatchObject({ outcome: 'stopped', moves: 1, coach: { graded: 1, accuracy: 100, marks: '!', resyncs: 0 } });
+    // One move handed to the replay hook per mark.
+    expect(t.moves).toEqual(['left']);
   });
 
   it('a new game on the page records the game before and starts a fresh tally', async () => {
