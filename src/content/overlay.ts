@@ -27,14 +27,14 @@ export interface ArrowPlacement {
   readonly rotate: number;
 }
 
-/** Where the arrow goes over a board: centred, 40 % of the board's shorter side; null for no usable box. */
+/** Where the arrow goes over a board: centred, 32 % of the board's shorter side; null for no usable box. */
 export function arrowPlacement(board: BoardRect | null, direction: Direction): ArrowPlacement | null {
   if (!board) return null;
   const { left, top, width, height } = board;
   if (![left, top, width, height].every(Number.isFinite) || width < 8 || height < 8) return null;
   return {
     host: { left, top, width, height },
-    size: Math.round(Math.min(width, height) * 0.4),
+    size: Math.round(Math.min(width, height) * 0.32),
     rotate: ROTATION[direction],
   };
 }
@@ -54,7 +54,7 @@ const HOST_STYLE: Readonly<Record<string, string>> = {
 const SHADOW_CSS = `
 :host { all: initial; }
 .wrap { position: absolute; inset: 0; display: flex; align-items: center; justify-content: center; pointer-events: none; }
-svg { display: block; filter: drop-shadow(0 1px 3px rgba(0, 0, 0, 0.35)); opacity: 0.8; transition: transform 80ms ease-out; }
+svg { display: block; filter: drop-shadow(0 1px 3px rgba(0, 0, 0, 0.35)); opacity: 0.6; transition: transform 80ms ease-out; }
 `;
 
 const ARROW_PATH = 'M50 6 L92 50 L66 50 L66 94 L34 94 L34 50 L8 50 Z';

@@ -19,6 +19,11 @@ export function isCoaching(status: RunStatus | null): boolean {
   return status?.coach?.active === true;
 }
 
+/** The state line while coaching ("Coaching": the person plays), else null (the run's own state). */
+export function coachStateLabel(status: RunStatus | null): string | null {
+  return isCoaching(status) && !status?.running ? 'Coaching' : null;
+}
+
 /** "87.5 %", or "—" before the first graded move. */
 export function accuracyText(accuracy: number | null): string {
   return accuracy === null ? '—' : `${accuracy.toFixed(1)} %`;

@@ -7,9 +7,9 @@ import { scaleBoardBox } from '../../../src/content/adapters/canvas';
 describe('arrowPlacement', () => {
   const board: BoardRect = { left: 100, top: 50, width: 500, height: 400 };
 
-  it('covers the board exactly, with the arrow centred at 40 % of the shorter side', () => {
+  it('covers the board exactly, with the arrow centred at 32 % of the shorter side', () => {
     const placed = arrowPlacement(board, 'up');
-    expect(placed).toEqual({ host: board, size: 160, rotate: 0 });
+    expect(placed).toEqual({ host: board, size: 128, rotate: 0 });
   });
 
   it('turns the arrow to the move', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { accuracyText, countsText, isCoaching, lastGradeText, suggestionText, summaryText } from '../../../src/popup/coach-view';
+import { accuracyText, coachStateLabel, countsText, isCoaching, lastGradeText, suggestionText, summaryText } from '../../../src/popup/coach-view';
 import { statusAfterPageEnd } from '../../../src/background/logic';
 import { initialStatus } from '../../../src/shared/messages';
 import type { CoachStatus } from '../../../src/shared/coach';
@@ -38,6 +38,8 @@ describe('coach view', () => {
   it('coach mode ends with its page (the stored status no longer says it is on)', () => {
     const status = { ...initialStatus('expectimax', 0), coach };
     expect(isCoaching(status)).toBe(true);
+    expect(coachStateLabel(status)).toBe('Coaching');
+    expect(coachStateLabel(initialStatus('expectimax', 0))).toBeNull();
     const after = statusAfterPageEnd(status, 'reloaded', 5);
     expect(after?.coach).toMatchObject({ active: false, suggestion: null, graded: 7 });
     expect(isCoaching(after)).toBe(false);
