@@ -15,10 +15,11 @@
  *     blunder     loss ≥ 10 %          (a move into a lost position has loss 100 %)
  *
  * The thresholds were set on expectimax (the default strategy) from the losses of every non-best legal move
- * in positions of a real game (every 15th position of an expectimax game to 2048, 175 moves): median 0.39 %,
- * 75th percentile 3.2 %, 90th 9.9 %, 95th 15 % — so about one non-best move in ten is a blunder. Greedy's
- * losses have the same spread (scale 1); Monte-Carlo's values are noisy playout averages (90th percentile
- * 32 %: scale 3) and minimax's are worst-case heuristics (90th percentile 82 %: scale 8). Random and
+ * in positions of a real game (`npx tsx scripts/grade-spread.ts expectimax`: every 15th position of a seeded
+ * expectimax game to 2048, 175 moves): median 0.41 %, 75th percentile 3.3 %, 90th 9.6 %, 95th 15.6 % — so
+ * about one non-best move in ten is a blunder. Greedy's losses have the same spread (scale 1); Monte-Carlo's
+ * values are noisy playout averages (90th percentile 32 %: scale 3) and minimax's are worst-case
+ * heuristics (90th percentile 71 %: scale 8). Random and
  * priority do not evaluate positions (their "values" are a pick and a fixed order): their moves are not
  * graded — the coach still shows their suggestion.
  *
