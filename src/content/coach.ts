@@ -13,7 +13,7 @@
  * short burst of readings; DOM mutations trigger a reading; a slow poll catches the rest (a canvas redrawn
  * by a timer, a change from elsewhere). Only reading the page — never writing to it except the overlay.
  */
-import { maxTile } from '../engine/index';
+import { legalMoves, maxTile } from '../engine/index';
 import type { Direction, Grid, MoveChoice, SearchOptions } from '../engine/types';
 import { GradeTally, gradeMove, isGradable } from '../coach/grade';
 import type { MoveGrade } from '../coach/grade';
@@ -214,13 +214,14 @@ export class Coach {
   private act(observation: Observation, reading: BoardReading): void {
     switch (observation.kind) {
       case 'same':
-        if (reading.status === 'over') this.finishGame('over');
+        if (isOver(reading)) this.finishGame('over');
         this.evaluate(reading.grid, reading);
         return;
       case 'moved':
         this.lastReading = reading;
         this.env.onMove?.({ before: observation.from, move: observation.move, after: observation.to });
         this.onMove(gridKey(observation.from), observation.move);
+        if (isOver(reading)) this.finishGame('over');
         this.clearSuggestion();
         this.evaluate(observation.to, reading);
         return;
@@ -424,6 +425,11 @@ export class Coach {
       });
     }
   }
+}
+
+/** The game has ended on the page (its own word, or no move left: canvas pages say nothing). */
+function isOver(reading: BoardReading): boolean {
+  return reading.status === 'over' || legalMoves(reading.grid).length === 0;
 }
 
 function sameBoard(a: Grid, b: Grid): boolean {

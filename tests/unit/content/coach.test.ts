@@ -277,6 +277,22 @@ describe('Coach', () => {
     expect(t.status().coach).toMatchObject({ graded: 0, accuracy: null });
   });
 
+  it('the last move of a game: graded, and the game recorded as over at once', async () => {
+    // Right, then a 4 in the corner: a full board with no merge.
+    const before = grid([2, 4, 2, 4, 4, 2, 4, 2, 2, 4, 2, 4, 2, 4, 2, 0]);
+    const t = setup(before);
+    await t.coach.start();
+    await t.settle();
+    const end = grid([2, 4, 2, 4, 4, 2, 4, 2, 2, 4, 2, 4, 4, 2, 4, 2]);
+    t.game.board = end;
+    t.coach.check();
+    await t.settle();
+    expect(t.records).toHaveLength(1);
+    expect(t.records[0]).toMatchObject({ outcome: 'over', moves: 1, coach: { graded: 1 } });
+    t.coach.stop();
+    expect(t.records).toHaveLength(1);
+  });
+
   it('a strategy that does not evaluate suggests but grades nothing, and says so', async () => {
     const t = setup(CORNER, { strategy: 'priority' });
     await t.coach.start();
