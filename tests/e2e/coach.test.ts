@@ -156,9 +156,14 @@ async function playAsPerson(game: GameTab, kind: PageKind, count: number): Promi
     const other = legal.find((m) => m !== suggested);
     const move = i % 2 === 0 || !other ? suggested : other;
     const graded = status.coach?.graded ?? 0;
+    const resyncs = status.coach?.resyncs ?? 0;
     await game.page.keyboard.press(KEY[move]);
     played.push(move);
-    await session.waitForStatus(game.tabId, (s) => (s.coach?.graded ?? 0) > graded, { what: `the grade of move ${i + 1}`, timeoutMs: 10_000 });
+    // Graded — or, when two moves explain the new board (possible with few tiles), a silent resync.
+    await session.waitForStatus(game.tabId, (s) => (s.coach?.graded ?? 0) > graded || (s.coach?.resyncs ?? 0) > resyncs, {
+      what: `the grade of move ${i + 1}`,
+      timeoutMs: 10_000,
+    });
   }
   await waitForSuggestion(game, kind);
   return played;
@@ -206,7 +211,9 @@ describe('coach mode', () => {
 
       const played = await playAsPerson(game, kind, 8);
       const after = await session.status(game.tabId);
-      expect(after?.coach?.graded).toBe(played.length);
+      // Every move graded, except one two moves could explain (never graded: a resync), at most one here.
+      expect((after?.coach?.graded ?? 0) + (after?.coach?.resyncs ?? 0)).toBe(played.length);
+      expect(after?.coach?.graded).toBeGreaterThanOrEqual(played.length - 1);
       expect(after?.coach?.accuracy).not.toBeNull();
       expect(after?.coach?.last).toBeDefined();
       expect(after?.moves).toBe(0); // the autopilot played nothing
@@ -228,8 +235,8 @@ describe('coach mode', () => {
       // The game is kept with its grades.
       const games = await session.inExtension(() => chrome.storage.local.get('games').then((i) => (i.games ?? []) as unknown[]), null);
       const record = games.at(-1) as { coach?: { graded: number; marks: string } } | undefined;
-      expect(record?.coach?.graded).toBe(played.length);
-      expect(record?.coach?.marks).toHaveLength(played.length);
+      expect(record?.coach?.graded).toBe(after?.coach?.graded);
+      expect(record?.coach?.marks).toHaveLength(after?.coach?.graded ?? -1);
     });
   }
 
@@ -237,17 +244,20 @@ describe('coach mode', () => {
     const { game, popup } = await startCoach(CLASSIC);
     await playAsPerson(game, CLASSIC, 2);
     const before = (await session.status(game.tabId))?.coach;
-    expect(before?.graded).toBe(2);
+    const graded = before?.graded ?? -1;
+    const resyncs = before?.resyncs ?? -1;
+    expect(graded).toBeGreaterThanOrEqual(1);
     expect(await injectClassicTile(game.page, 64)).toBe(true);
-    const resynced = await session.waitForStatus(game.tabId, (s) => (s.coach?.resyncs ?? 0) >= 1, { what: 'the resync', timeoutMs: 5_000 });
-    expect(resynced.coach?.graded).toBe(2);
+    const resynced = await session.waitForStatus(game.tabId, (s) => (s.coach?.resyncs ?? 0) > resyncs, { what: 'the resync', timeoutMs: 5_000 });
+    expect(resynced.coach?.graded).toBe(graded);
     await waitForSuggestion(game, CLASSIC);
     // Still no grade after the page has been quiet a while: zero grades for the desynced board.
     await sleep(600);
-    expect((await session.status(game.tabId))?.coach?.graded).toBe(2);
-    // The next real move is graded again.
+    expect((await session.status(game.tabId))?.coach?.graded).toBe(graded);
+    // The next real move is graded again (or resynced, if two moves explain it).
     await playAsPerson(game, CLASSIC, 1);
-    expect((await session.status(game.tabId))?.coach?.graded).toBe(3);
+    const next = (await session.status(game.tabId))?.coach;
+    expect((next?.graded ?? 0) + (next?.resyncs ?? 0)).toBe(graded + resyncs + 2);
     await clickButton(popup, 'Coach');
   });
 
@@ -265,8 +275,9 @@ describe('coach mode', () => {
     await sleep(600);
     expect((await session.status(game.tabId))?.coach?.graded).toBe(0);
     const games = await session.inExtension(() => chrome.storage.local.get('games').then((i) => (i.games ?? []) as unknown[]), null);
-    const record = games.at(-1) as { coach?: { graded: number }; adapter?: string } | undefined;
-    expect(record?.coach?.graded).toBe(3);
+    const record = games.at(-1) as { coach?: { graded: number; resyncs: number }; adapter?: string } | undefined;
+    expect((record?.coach?.graded ?? 0) + (record?.coach?.resyncs ?? 0)).toBeGreaterThanOrEqual(3);
+    expect(record?.coach?.graded).toBeGreaterThanOrEqual(2);
     expect(record?.adapter).toBe('canvas');
     expect((await keyCounts(game.page)).all - keysBefore.all).toBe(1);
     await clickButton(popup, 'Coach');
