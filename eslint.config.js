@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'dist-e2e/', 'release/', 'node_modules/', 'coverage/', 'tests/fixtures/**/vendor/**', 'src/engine/wasm/assembly/', 'src/engine/wasm/build/'] },
+  { ignores: ['dist/', 'dist-*/', 'release/', 'node_modules/', 'coverage/', 'tests/fixtures/**/vendor/**', 'src/engine/wasm/assembly/', 'src/engine/wasm/build/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

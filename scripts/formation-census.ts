@@ -1,5 +1,5 @@
 /**
- * npx tsx scripts/formation-census.ts --games N --seed K --time-ms T [--from TILE]
+ * npx tsx scripts/formation-census.ts --games N --seed K --time-ms T [--from TILE] [--steer-margin M]
  *
  * Issue 15, step 1: where does today's search take the late game? Plays N games (expectimax, WASM core)
  * and, for every board whose best tile is at least --from (default 2048), checks in all 8 orientations
@@ -79,12 +79,14 @@ const games = arg('games', 2);
 const seed = arg('seed', 1);
 const timeMs = arg('time-ms', 10);
 const from = arg('from', 2048);
+/** Steer the root choice toward the formations (src/engine/tables/steer.ts); 0 = the search alone. */
+const steer = arg('steer-margin', 0);
 await useEngine('wasm');
 const counts: Record<string, number> = Object.fromEntries(Object.keys(FORMATIONS).map((k) => [k, 0]));
 let boards = 0;
 const results = [];
 for (let g = 0; g < games; g++) {
-  const game = await playGame(g, seed + g, { strategy: 'expectimax', options: { timeMs } }, {
+  const game = await playGame(g, seed + g, { strategy: 'expectimax', options: { timeMs }, tables: { on: false, threshold: 1, steer } }, {
     onState: (state) => {
       const grid: Grid = state.grid;
       if (maxTile(grid) < from) return;
@@ -92,8 +94,8 @@ for (let g = 0; g < games; g++) {
       for (const [name, test] of Object.entries(FORMATIONS)) if (test(grid.cells)) counts[name]!++;
     },
   });
-  results.push({ seed: game.seed, maxTile: game.maxTile, score: game.score, moves: game.moves });
+  results.push({ seed: game.seed, maxTile: game.maxTile, score: game.score, moves: game.moves, steered: game.steeredMoves ?? 0 });
   process.stderr.write(`game ${g}: ${JSON.stringify(results[results.length - 1])}\n`);
 }
 const shares = Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, boards ? +(v / boards).toFixed(3) : 0]));
-console.log(JSON.stringify({ games: results, from, boards, counts, shares }));
+console.log(JSON.stringify({ steer, games: results, from, boards, counts, shares }));

@@ -4,7 +4,9 @@
  *
  * Each mount maps a URL prefix (`/classic/`) to a folder; a request for a folder serves its index.html
  * (and `/classic` redirects to `/classic/` so relative URLs resolve). Paths are confined to their mount
- * folder. Every response carries `Cache-Control: no-store` so a reload always sees the files on disk.
+ * folder. Every response carries `Cache-Control: no-store` so a reload always sees the files on disk,
+ * unless its mount says otherwise (`no-cache` also refetches, yet leaves a page eligible for the
+ * browser's back-forward cache, which `no-store` rules out).
  */
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -45,6 +47,8 @@ export interface Mount {
   readonly prefix: string;
   /** Folder on disk served under that prefix. */
   readonly dir: string;
+  /** The Cache-Control header of its files (default `no-store`). */
+  readonly cacheControl?: string;
 }
 
 export interface StaticServer {
@@ -73,7 +77,7 @@ async function serveFile(mount: Mount, relativePath: string, res: ServerResponse
     res.writeHead(200, {
       'Content-Type': mimeTypeOf(filePath),
       'Content-Length': String(body.length),
-      'Cache-Control': 'no-store',
+      'Cache-Control': mount.cacheControl ?? 'no-store',
     });
     res.end(headOnly ? undefined : body);
   } catch {

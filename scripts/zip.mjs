@@ -1,13 +1,18 @@
-// Packs the built extension (dist/) into a store-ready zip: release/2048-autopilot-<version>.zip, with
-// manifest.json at the root of the archive. Run by `npm run build` after `vite build`.
+// Packs each built extension into a store-ready zip with manifest.json at the root of the archive:
+// dist/ → release/2048-autopilot-<version>-chrome.zip (Chrome Web Store) and
+// dist-firefox/ → release/2048-autopilot-<version>-firefox.zip (addons.mozilla.org).
+// Run by `npm run build` after both `vite build`s.
 import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { zipSync } from 'fflate';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const DIST = join(ROOT, 'dist');
 const RELEASE = join(ROOT, 'release');
+const BUILDS = [
+  { dir: join(ROOT, 'dist'), browser: 'chrome' },
+  { dir: join(ROOT, 'dist-firefox'), browser: 'firefox' },
+];
 
 /** Every file under `dir`, sorted, as paths relative to `base` with forward slashes. */
 function listFiles(dir, base = dir) {
@@ -20,13 +25,15 @@ function listFiles(dir, base = dir) {
   return out;
 }
 
-const manifest = JSON.parse(readFileSync(join(DIST, 'manifest.json'), 'utf8'));
-const files = listFiles(DIST).filter((file) => !file.endsWith('.map') && !file.startsWith('.vite/'));
 // A fixed timestamp keeps the archive reproducible for the same build.
 const mtime = new Date('2024-01-01T00:00:00Z');
-const entries = Object.fromEntries(files.map((file) => [file, [readFileSync(join(DIST, file)), { mtime }]]));
-const zipped = zipSync(entries, { level: 9 });
 mkdirSync(RELEASE, { recursive: true });
-const out = join(RELEASE, `2048-autopilot-${manifest.version}.zip`);
-writeFileSync(out, zipped);
-console.log(`${relative(ROOT, out)}: ${files.length} files, ${(zipped.length / 1024).toFixed(1)} KiB`);
+for (const { dir, browser } of BUILDS) {
+  const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
+  const files = listFiles(dir).filter((file) => !file.endsWith('.map') && !file.startsWith('.vite/'));
+  const entries = Object.fromEntries(files.map((file) => [file, [readFileSync(join(dir, file)), { mtime }]]));
+  const zipped = zipSync(entries, { level: 9 });
+  const out = join(RELEASE, `2048-autopilot-${manifest.version}-${browser}.zip`);
+  writeFileSync(out, zipped);
+  console.log(`${relative(ROOT, out)}: ${files.length} files, ${(zipped.length / 1024).toFixed(1)} KiB`);
+}

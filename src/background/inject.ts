@@ -1,5 +1,5 @@
 /**
- * Injecting the autopilot into a tab (called by the service worker): a fresh secret and channel name for
+ * Injecting the autopilot into a tab (called by the background: Chrome's service worker, Firefox's event page): a fresh secret and channel name for
  * the main-world bridge, handed to each world through the injection call itself — never through the DOM
  * (threat model: src/page/main-world.ts).
  *
@@ -10,16 +10,18 @@
  */
 import { mainWorldAgent } from '../page/main-world';
 import { KEYS_GLOBAL, makeToken } from '../page/bridge-protocol';
+import { browser } from '../platform/runtime';
 
 function handOverKeys(global: string, secret: string, channel: string): void {
   (globalThis as unknown as Record<string, unknown>)[global] = { secret, channel };
 }
 
-export async function injectAutopilot(tabId: number, contentScriptFile: string): Promise<void> {
-  const target = { tabId, frameIds: [0] };
+/** Into the tab's top document, or, given its id, into that one document only (never a later page of the tab). */
+export async function injectAutopilot(tabId: number, contentScriptFile: string, documentId?: string): Promise<void> {
+  const target = documentId !== undefined ? { tabId, documentIds: [documentId] } : { tabId, frameIds: [0] };
   const secret = makeToken(43);
   const channel = makeToken(22);
-  await chrome.scripting.executeScript({ target, world: 'ISOLATED', func: handOverKeys, args: [KEYS_GLOBAL, secret, channel] });
-  await chrome.scripting.executeScript({ target, files: [contentScriptFile] });
-  await chrome.scripting.executeScript({ target, world: 'MAIN', func: mainWorldAgent, args: [secret, channel] });
+  await browser.scripting.executeScript({ target, world: 'ISOLATED', func: handOverKeys, args: [KEYS_GLOBAL, secret, channel] });
+  await browser.scripting.executeScript({ target, files: [contentScriptFile] });
+  await browser.scripting.executeScript({ target, world: 'MAIN', func: mainWorldAgent, args: [secret, channel] });
 }

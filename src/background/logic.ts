@@ -56,6 +56,7 @@ export function statusAfterPageEnd(status: RunStatus | null, end: PageEnd, now: 
 export function stoppedGameRecord(status: RunStatus | null, now: number): GameRecord | null {
   if (!status || !isLive(status) || status.moves === 0) return null;
   return {
+    ...(status.gameId !== undefined ? { gameId: status.gameId } : {}),
     site: status.site ?? 'unknown',
     adapter: status.adapter ?? 'unknown',
     strategy: status.strategy,
@@ -69,9 +70,23 @@ export function stoppedGameRecord(status: RunStatus | null, now: number): GameRe
   };
 }
 
-/** The stored game log with `record` appended: entries that do not validate are dropped, the oldest beyond `cap` too. */
-export function appendGame(stored: unknown, record: GameRecord, cap = GAMES_CAP, budget = HISTORY_BYTE_BUDGET): GameRecord[] {
-  const games = readGames(stored);
+/**
+ * The stored game log with `record` appended: entries that do not validate are dropped, the oldest beyond
+ * `cap` or past the replays' byte `budget` too. A game is recorded once: a record of a game already in the
+ * log (same gameId) replaces it — or, with `keepExisting` (the background's own guess when a page went
+ * away), leaves it as it is.
+ */
+export function appendGame(
+  stored: unknown,
+  record: GameRecord,
+  { cap = GAMES_CAP, budget = HISTORY_BYTE_BUDGET, keepExisting = false }: { cap?: number; budget?: number; keepExisting?: boolean } = {},
+): GameRecord[] {
+  let games = readGames(stored);
+  if (record.gameId !== undefined) {
+    const known = games.some((game) => game.gameId === record.gameId);
+    if (known && keepExisting) return games;
+    games = games.filter((game) => game.gameId !== record.gameId);
+  }
   games.push(record);
   let kept = games.length > cap ? games.slice(games.length - cap) : games;
   // Replays take the room: past the budget, the oldest games go (the newest one always stays).

@@ -1,8 +1,9 @@
 /**
  * Chrome's solver host: the offscreen document (src/offscreen/), created on demand (reason WORKERS),
- * found again through chrome.runtime.getContexts after a service-worker restart (the document outlives
+ * found again through runtime.getContexts after a service-worker restart (the document outlives
  * this worker), created again when it closed itself after idling.
  */
+import { browser } from '../platform/runtime';
 import { DeliveryError, send } from '../shared/messages';
 import type { SolverHost } from '../solver/host';
 
@@ -11,9 +12,9 @@ const OFFSCREEN_PATH = 'src/offscreen/offscreen.html';
 let creating: Promise<void> | null = null;
 
 async function offscreenExists(): Promise<boolean> {
-  const contexts = await chrome.runtime.getContexts({
-    contextTypes: ['OFFSCREEN_DOCUMENT' as chrome.runtime.ContextType],
-    documentUrls: [chrome.runtime.getURL(OFFSCREEN_PATH)],
+  const contexts = await browser.runtime.getContexts({
+    contextTypes: ['OFFSCREEN_DOCUMENT' as never],
+    documentUrls: [browser.runtime.getURL(OFFSCREEN_PATH)],
   });
   return contexts.length > 0;
 }
@@ -22,6 +23,7 @@ async function ensureOffscreenDocument(): Promise<void> {
   if (creating) return creating;
   if (await offscreenExists()) return;
   if (!creating) {
+    // An API only Chrome has (and only this host uses): the Firefox build never includes this file.
     creating = chrome.offscreen
       .createDocument({
         url: OFFSCREEN_PATH,

@@ -1,12 +1,15 @@
 /**
- * The background service worker: routes messages between the popup, the content script in a tab and
- * the solver host (Chrome: the offscreen document); keeps run statuses in chrome.storage.session (never only in memory: MV3 stops
- * this worker whenever it idles) and the game log in chrome.storage.local; sets the toolbar badge;
- * handles the keyboard commands.
+ * The background: Chrome's service worker and Firefox's event page, one script. It routes messages
+ * between the popup, the content script in a tab and the solver host (Chrome: the offscreen document;
+ * Firefox: this page itself); keeps run statuses in storage.session (never only in memory: both browsers
+ * unload an idle background) and the game log in storage.local; sets the toolbar badge; handles the
+ * keyboard commands.
  */
 import contentScriptFile from '../content/index.ts?script';
 import { DeliveryError, listen, send } from '../shared/messages';
-import type { Command, GameRecord, ReplyOf, RequestOf, RunStatus, SenderInfo } from '../shared/messages';
+import { acceptLifelines } from '../platform/runtime';
+import type { Command, GameRecord, ReplyOf, RunStatus, SenderInfo } from '../shared/messages';
+import { backgroundHandlers } from './routing';
 import { SETTINGS_STORAGE_KEY, normalizeSettings } from '../shared/settings';
 import {
   GAMES_STORAGE_KEY,
@@ -23,31 +26,33 @@ import {
   toggleCommand,
 } from './logic';
 import type { PageEnd } from './logic';
+import { SOLVER_HOST, browser, openPanel } from '../platform/runtime';
 import type { SolverHost } from '../solver/host';
 import { offscreenSolverHost } from './offscreen-host';
+import { backgroundPageSolverHost } from './page-host';
 import { injectAutopilot } from './inject';
 
-const solverHost: SolverHost = offscreenSolverHost;
+const solverHost: SolverHost = SOLVER_HOST === 'background-page' ? backgroundPageSolverHost() : offscreenSolverHost;
 
 // ---------------------------------------------------------------------------------------------------
 // Stored state
 
 async function loadStatus(tabId: number): Promise<RunStatus | null> {
   const key = statusKey(tabId);
-  const items = await chrome.storage.session.get(key);
+  const items = await browser.storage.session.get(key);
   return readStatus(items[key]);
 }
 
 async function saveStatus(tabId: number, status: RunStatus, extra: Record<string, unknown> = {}): Promise<void> {
-  await chrome.storage.session.set({ [statusKey(tabId)]: status, ...extra });
+  await browser.storage.session.set({ [statusKey(tabId)]: status, ...extra });
   await showBadge(tabId, status);
 }
 
 async function showBadge(tabId: number, status: RunStatus | null): Promise<void> {
   const badge = badgeFor(status);
   try {
-    await chrome.action.setBadgeText({ tabId, text: badge.text });
-    if (badge.text) await chrome.action.setBadgeBackgroundColor({ tabId, color: badge.color });
+    await browser.action.setBadgeText({ tabId, text: badge.text });
+    if (badge.text) await browser.action.setBadgeBackgroundColor({ tabId, color: badge.color });
   } catch {
     // The tab may be gone already.
   }
@@ -56,12 +61,13 @@ async function showBadge(tabId: number, status: RunStatus | null): Promise<void>
 /** Appends run one after another (read-modify-write of one array). */
 let gameLogQueue: Promise<void> = Promise.resolve();
 
-function recordGame(record: GameRecord): Promise<void> {
+/** Record a game (once: a later record of the same game replaces it; `keepExisting` leaves an earlier one). */
+function recordGame(record: GameRecord, keepExisting = false): Promise<void> {
   gameLogQueue = gameLogQueue
     .catch(() => undefined)
     .then(async () => {
-      const items = await chrome.storage.local.get(GAMES_STORAGE_KEY);
-      await chrome.storage.local.set({ [GAMES_STORAGE_KEY]: appendGame(items[GAMES_STORAGE_KEY], record) });
+      const items = await browser.storage.local.get(GAMES_STORAGE_KEY);
+      await browser.storage.local.set({ [GAMES_STORAGE_KEY]: appendGame(items[GAMES_STORAGE_KEY], record, { keepExisting }) });
     });
   return gameLogQueue;
 }
@@ -80,29 +86,60 @@ async function pingContent(tabId: number): Promise<boolean> {
 
 async function tabUrl(tabId: number): Promise<string | undefined> {
   try {
-    return (await chrome.tabs.get(tabId)).url;
+    return (await browser.tabs.get(tabId)).url;
   } catch {
     return undefined;
   }
 }
 
-/** Inject the content script and the main-world agent (./inject), unless a ping says they are there already. */
-async function ensureContentScript(tabId: number): Promise<void> {
-  if (await pingContent(tabId)) return;
+/** The mark a live content script leaves on its isolated world's global (CONTENT_MARK in src/content/index.ts). */
+const CONTENT_MARK = '__2048autopilotContent';
+
+/**
+ * Runs in the tab's isolated world (serialized by executeScript: self-contained): is a live content
+ * script of this extension there? An orphan of an earlier extension instance does not count.
+ */
+function contentScriptAlive(mark: string): boolean {
+  const instance = (globalThis as unknown as Record<string, unknown>)[mark];
+  if (typeof instance !== 'object' || instance === null) return false;
+  const alive = (instance as { alive?: unknown }).alive;
+  return typeof alive === 'function' && alive.call(instance) === true;
+}
+
+/**
+ * The document the user started on — the tab's top document at the moment of the command, by its id
+ * (from the probe's injection result: no webNavigation permission needed) — with the content script and
+ * the main-world agent (./inject) injected into that very document unless a live content script is there already.
+ * A navigation in between makes the injection fail instead of landing on another page.
+ */
+async function ensureContentScript(tabId: number): Promise<string | undefined> {
+  let documentId: string | undefined;
   try {
-    await injectAutopilot(tabId, contentScriptFile);
+    const [probe] = await browser.scripting.executeScript({
+      target: { tabId, frameIds: [0] },
+      func: contentScriptAlive,
+      args: [CONTENT_MARK],
+      injectImmediately: true,
+    });
+    documentId = probe?.documentId;
+    if (probe?.result === true) return documentId;
+    await injectAutopilot(tabId, contentScriptFile, documentId);
   } catch (err) {
     throw new Error(injectionErrorMessage(err, await tabUrl(tabId)));
   }
   for (let attempt = 0; attempt < 10; attempt++) {
-    if (await pingContent(tabId)) return;
-    await new Promise((done) => setTimeout(done, 50));
+    try {
+      await send('content/ping', {}, { tabId, documentId });
+      return documentId;
+    } catch {
+      await new Promise((done) => setTimeout(done, 50));
+    }
   }
   throw new Error('The autopilot could not start on this page (its script did not answer).');
 }
 
 async function currentSettings() {
-  const items = await chrome.storage.local.get(SETTINGS_STORAGE_KEY);
+  const items = await browser.storage.local.get(SETTINGS_STORAGE_KEY);
   return normalizeSettings(items[SETTINGS_STORAGE_KEY]);
 }
 
@@ -114,15 +151,16 @@ async function runCommand(tabId: number, command: Command): Promise<ReplyOf<'pop
     if (stale) await saveStatus(tabId, { ...stale, message: 'Stopped' });
     return {};
   }
+  let documentId: string | undefined;
   try {
-    await ensureContentScript(tabId);
+    documentId = await ensureContentScript(tabId);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     await saveStatus(tabId, errorStatus(message, settings.strategy, await loadStatus(tabId), Date.now()));
     throw err;
   }
   try {
-    return await send('content/command', { command, settings }, { tabId });
+    return await send('content/command', { command, settings }, { tabId, documentId });
   } catch (err) {
     // The page's own error (no board, already playing) goes to the popup as it is.
     if (err instanceof DeliveryError && err.remote) throw err;
@@ -140,88 +178,63 @@ async function runCommand(tabId: number, command: Command): Promise<ReplyOf<'pop
 async function fromEndedDocument(tabId: number, documentId: string | undefined): Promise<boolean> {
   if (!documentId) return false;
   const key = endedDocumentKey(tabId);
-  const ended = (await chrome.storage.session.get(key))[key];
+  const ended = (await browser.storage.session.get(key))[key];
   if (ended !== documentId) return false;
   try {
     await send('content/ping', {}, { tabId, documentId });
-    await chrome.storage.session.remove(key);
+    await browser.storage.session.remove(key);
     return false;
   } catch {
     return true;
   }
 }
 
-async function onStatus(request: RequestOf<'content/status'>, sender: SenderInfo): Promise<void> {
-  const tabId = senderTab(sender);
+async function onStatus(tabId: number, status: RunStatus, sender: SenderInfo): Promise<void> {
   if (await fromEndedDocument(tabId, sender.documentId)) return;
-  await saveStatus(tabId, request.status, sender.documentId ? { [statusDocumentKey(tabId)]: sender.documentId } : {});
+  await saveStatus(tabId, status, sender.documentId ? { [statusDocumentKey(tabId)]: sender.documentId } : {});
 }
 
 async function onPageEnd(tabId: number, end: PageEnd): Promise<void> {
   const docKey = statusDocumentKey(tabId);
-  const items = await chrome.storage.session.get([statusKey(tabId), docKey]);
+  const items = await browser.storage.session.get([statusKey(tabId), docKey]);
   const status = readStatus(items[statusKey(tabId)]);
   const now = Date.now();
   const record = stoppedGameRecord(status, now);
   if (end === 'closed') {
-    await chrome.storage.session.remove([statusKey(tabId), docKey, endedDocumentKey(tabId)]);
+    await browser.storage.session.remove([statusKey(tabId), docKey, endedDocumentKey(tabId)]);
   } else {
     const rewritten = statusAfterPageEnd(status, end, now);
     const documentId: unknown = items[docKey];
     if (rewritten) await saveStatus(tabId, rewritten, typeof documentId === 'string' ? { [endedDocumentKey(tabId)]: documentId } : {});
   }
-  if (record) await recordGame(record);
+  // The content script records its game on pagehide; this is the fallback when it could not.
+  if (record) await recordGame(record, true);
 }
 
 // ---------------------------------------------------------------------------------------------------
 // Routing
 
-/** The tab of a content script's message (the protocol accepts those kinds only from a tab's top frame). */
-function senderTab(sender: SenderInfo): number {
-  const tabId = sender.tab?.id;
-  if (tabId === undefined) throw new Error('A content message without a tab');
-  return tabId;
-}
+acceptLifelines();
 
-/** The solver channel of a tab: a newer search of the tab replaces its older one, other tabs run side by side. */
-function tabChannel(sender: SenderInfo): string {
-  return `tab:${senderTab(sender)}`;
-}
+listen('background', backgroundHandlers({ solverHost, runCommand, saveStatus: onStatus, recordGame }));
 
-listen('background', {
-  'popup/command': (request) => runCommand(request.tabId, request.command),
-  'content/status': async (request, sender) => {
-    await onStatus(request, sender);
-    return {};
-  },
-  'content/game-finished': async (request) => {
-    await recordGame(request.record);
-    return {};
-  },
-  'solver/request': (request, sender) => solverHost.solve({ ...request, channel: tabChannel(sender) }),
-  'solver/cancel': async (request, sender) => {
-    await solverHost.cancel(request.requestId, tabChannel(sender));
-    return {};
-  },
-});
-
-chrome.tabs.onUpdated.addListener((tabId, changeInfo) => {
+browser.tabs.onUpdated.addListener((tabId, changeInfo) => {
   if (changeInfo.status !== 'loading') return;
   void onPageEnd(tabId, changeInfo.url ? 'left' : 'reloaded');
 });
 
-chrome.tabs.onRemoved.addListener((tabId) => {
+browser.tabs.onRemoved.addListener((tabId) => {
   void onPageEnd(tabId, 'closed');
 });
 
-chrome.commands.onCommand.addListener((command, tab) => {
+browser.commands.onCommand.addListener((command, tab) => {
   if (command === 'open-panel') {
-    // sidePanel.open needs the user's gesture: called at once, before anything is awaited.
-    if (tab?.windowId !== undefined) chrome.sidePanel.open({ windowId: tab.windowId }).catch(() => undefined);
+    // Opening the panel needs the user's gesture: called at once, before anything is awaited.
+    if (tab?.windowId !== undefined) openPanel(tab.windowId).catch(() => undefined);
     return;
   }
   void (async () => {
-    const tabId = tab?.id ?? (await chrome.tabs.query({ active: true, lastFocusedWindow: true }))[0]?.id;
+    const tabId = tab?.id ?? (await browser.tabs.query({ active: true, lastFocusedWindow: true }))[0]?.id;
     if (tabId === undefined) return;
     if (command === 'toggle-solve') await runCommand(tabId, toggleCommand(await loadStatus(tabId)));
     else if (command === 'step') await runCommand(tabId, 'step');

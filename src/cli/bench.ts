@@ -60,6 +60,7 @@ Options:
   --size N       board size N x N (default 4)       --json       JSON summary as the last stdout line
   --engine E     expectimax search core: wasm (default, WebAssembly) | ts (TypeScript)
   --tables on|off  endgame tables (default off): built once, cached in ~/.cache/2048-autopilot/tables/
+  --steer-margin M  keep the tables' formation when the search values that move within share M of its best (default 0: off)
   --table-threshold P  play the table's move when its success probability is ≥ P (default 0.5)
   --positions F  reference positions file           --limit N    only the first N positions
   --threads T    threads searching each decision (positions: root move x spawn cell tasks; games: 1)
@@ -83,7 +84,7 @@ const OPTIONS = {
   limit: { type: 'string' },
 } as const;
 
-const STRENGTH_ONLY = ['strategy', 'games', 'seed', 'jobs', 'target', 'depth', 'time-ms', 'playouts', 'runs', 'size', 'tables', 'table-threshold'];
+const STRENGTH_ONLY = ['strategy', 'games', 'seed', 'jobs', 'target', 'depth', 'time-ms', 'playouts', 'runs', 'size', 'tables', 'table-threshold', 'steer-margin'];
 
 const isTty = process.stderr.isTTY === true;
 /** Progress on stderr: rewritten in place on a terminal, otherwise one line every few seconds. */
@@ -184,7 +185,7 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
         (built.length ? `, ${built.length} built now in ${(built.reduce((t, r) => t + (r.buildMs ?? 0), 0) / 1000).toFixed(1)} s` : '') + '\n',
     );
   }
-  const settings: GameSettings = { strategy, options, target, rows: size, cols: size, engine, ...(tables.on ? { tables } : {}) };
+  const settings: GameSettings = { strategy, options, target, rows: size, cols: size, engine, ...(tables.on || tables.steer > 0 ? { tables } : {}) };
   const json = args.flag('json');
 
   process.stdout.write(
@@ -192,7 +193,7 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
       threads > 1 ? `one at a time, each move searched on ${threads} threads` : `${Math.min(jobs, games)} thread(s)`
     }\n`,
   );
-  const perRun: { summary: BenchSummary; seconds: number; tableMoves: number }[] = [];
+  const perRun: { summary: BenchSummary; seconds: number; tableMoves: number; steeredMoves: number }[] = [];
   for (let run = 1; run <= runs; run++) {
     const started = performance.now();
     const runLabel = runs > 1 ? `run ${run}/${runs}: ` : '';
@@ -207,7 +208,7 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
     const seconds = (performance.now() - started) / 1000;
     endProgress();
     const summary = summarizeBench(strategy, seed, results);
-    perRun.push({ summary, seconds, tableMoves: results.reduce((n, g) => n + (g.tableMoves ?? 0), 0) });
+    perRun.push({ summary, seconds, tableMoves: results.reduce((n, g) => n + (g.tableMoves ?? 0), 0), steeredMoves: results.reduce((n, g) => n + (g.steeredMoves ?? 0), 0) });
     if (runs > 1) process.stdout.write(`run ${run}/${runs}: wall ${seconds.toFixed(2)} s, ${summary.msPerMove.toFixed(3)} ms/move, mean score ${formatNumber(summary.score.mean, 1)}\n`);
   }
   const seconds = median(perRun.map((r) => r.seconds));
@@ -224,6 +225,7 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
       threads,
       engine,
       tables: tables.on ? { threshold: tables.threshold, tableMoves: perRun[0].tableMoves } : null,
+      steer: tables.steer > 0 ? { margin: tables.steer, steeredMoves: perRun[0].steeredMoves } : null,
       options: { ...options, target: target ?? null, size },
       runs: perRun.map((r) => ({ seconds: r.seconds, msPerMove: r.summary.msPerMove, meanScore: r.summary.score.mean })),
     };

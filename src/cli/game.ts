@@ -4,6 +4,7 @@ import type { Direction, Grid, MoveChoice, SearchEngine, SearchOptions, Strategy
 import { deriveSeed } from './seeds';
 import type { GameEnd, GameResult } from './stats';
 import { tableChoice } from './tables';
+import { steerChoice } from '../engine/tables/steer';
 import type { TablesSetting } from './tables';
 
 export interface GameSettings {
@@ -61,6 +62,7 @@ export async function playGame(index: number, seed: number, settings: GameSettin
   const moveMs: number[] = [];
   const depthCounts: number[] = [];
   let tableMoves = 0;
+  let steeredMoves = 0;
   let end: GameEnd = 'game-over';
   const { signal } = hooks;
   hooks.onState?.({ grid, score, moves, thinkMs, lastMove: null, lastChoice: null });
@@ -87,6 +89,12 @@ export async function playGame(index: number, seed: number, settings: GameSettin
       try {
         const options = { ...settings.options, seed: deriveSeed(seed, moves) };
         choice = await (hooks.choose ? hooks.choose(grid, options) : strategy.chooseMove(grid, options, signal));
+        const steer = settings.tables?.steer ?? 0;
+        if (steer > 0 && !settings.options.reference && settings.strategy === 'expectimax') {
+          const steered = steerChoice(grid, choice, steer);
+          if (steered.steered) steeredMoves++;
+          choice = steered;
+        }
       } catch (error) {
         if (isAbort(error, signal)) {
           end = 'stopped';
@@ -111,5 +119,5 @@ export async function playGame(index: number, seed: number, settings: GameSettin
     moves++;
     hooks.onState?.({ grid, score, moves, thinkMs, lastMove: move, lastChoice: choice });
   }
-  return { index, seed, score, maxTile: maxTile(grid), moves, thinkMs, moveMs, depthCounts, end, grid, ...(settings.tables?.on ? { tableMoves } : {}) };
+  return { index, seed, score, maxTile: maxTile(grid), moves, thinkMs, moveMs, depthCounts, end, grid, ...(settings.tables?.on ? { tableMoves } : {}), ...(settings.tables?.steer ? { steeredMoves } : {}) };
 }

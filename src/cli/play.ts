@@ -29,6 +29,7 @@ Options:
   --playouts P   Monte-Carlo playouts per move
   --engine E     expectimax search core: wasm (default, WebAssembly) | ts (TypeScript)
   --tables on|off  endgame tables (default off; built once, cached in ~/.cache/2048-autopilot/tables/)
+  --steer-margin M  keep the tables' formation when the search values that move within share M of its best (default 0: off)
   --table-threshold P  play the table's move when its success probability is ≥ P (default 0.5)
   --size N       board N x N, ${SIZE_RANGE.min}..${SIZE_RANGE.max} (default 4)
   --target TILE  stop when the best tile reaches TILE
@@ -110,7 +111,7 @@ async function main(): Promise<void> {
   const game = await playGame(
     0,
     seed,
-    { strategy, options, target, rows: size, cols: size, ...(tables.on ? { tables } : {}) },
+    { strategy, options, target, rows: size, cols: size, ...(tables.on || tables.steer > 0 ? { tables } : {}) },
     {
       signal: controller.signal,
       onState: (state) => {

@@ -63,6 +63,8 @@ export interface GameResult {
   readonly depthCounts?: readonly number[];
   /** Moves played by the endgame tables (present when --tables on). */
   readonly tableMoves?: number;
+  /** Moves where the root choice was steered toward a table formation (--steer-margin). */
+  readonly steeredMoves?: number;
 }
 
 /** The `q` quantile (0..1) of some values, nearest rank; NaN when there are none. */

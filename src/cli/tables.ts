@@ -13,7 +13,7 @@ import { legalMoves } from '../engine/index';
 import { TableBuilder, describeSpec } from '../engine/tables/builder';
 import { fullSum } from '../engine/tables/formation';
 import type { TableSpec } from '../engine/tables/formation';
-import { TABLE_FORMAT_VERSION, TableStoreError, parseTable, serializeTable } from '../engine/tables/store';
+import { TableStoreError, tableKey, parseTable, serializeTable } from '../engine/tables/store';
 import { lookup } from '../engine/tables/table';
 import type { EndgameTable } from '../engine/tables/table';
 import { TABLES_WASM_FILE, buildWasm } from '../../scripts/build-wasm.mjs';
@@ -23,6 +23,7 @@ import { UsageError } from './args';
 export const TABLES_OPTION_SPECS = {
   tables: { type: 'string' },
   'table-threshold': { type: 'string' },
+  'steer-margin': { type: 'string' },
 } as const;
 
 /**
@@ -34,6 +35,11 @@ export const DEFAULT_TABLE_THRESHOLD = 0.5;
 export interface TablesSetting {
   readonly on: boolean;
   readonly threshold: number;
+  /**
+   * Steer the root choice toward the tables' formations: a move keeping the formation is played when the
+   * search values it within this share of its best (0 = off; never in the reference mode). src/engine/tables/steer.ts.
+   */
+  readonly steer: number;
 }
 
 export function tablesFrom(args: ParsedArgs): TablesSetting {
@@ -44,7 +50,10 @@ export function tablesFrom(args: ParsedArgs): TablesSetting {
   if (!Number.isFinite(threshold) || threshold < 0 || threshold > 1) {
     throw new UsageError(`--table-threshold must be a probability 0..1, got "${thresholdText}"`);
   }
-  return { on: text === 'on', threshold };
+  const steerText = args.string('steer-margin');
+  const steer = steerText === undefined ? 0 : Number(steerText);
+  if (!Number.isFinite(steer) || steer < 0 || steer > 1) throw new UsageError(`--steer-margin must be a share 0..1, got "${steerText}"`);
+  return { on: text === 'on', threshold, steer };
 }
 
 function exact(formation: TableSpec['formation'], goal: number): TableSpec {
@@ -70,7 +79,7 @@ export function tablesCacheDir(): string {
 }
 
 export function tableFileName(spec: TableSpec): string {
-  return `${spec.formation}-goal${2 ** spec.goal}-sum${spec.maxSum}-v${TABLE_FORMAT_VERSION}.egt`;
+  return `${tableKey(spec)}.egt`;
 }
 
 export interface LoadReport {
@@ -161,5 +170,6 @@ export function tableChoice(grid: Grid, threshold: number): MoveChoice | null {
     depth: 0,
     nodes: 0,
     ms: performance.now() - started,
+    table: true,
   };
 }

@@ -67,6 +67,13 @@ export class CommandRouter {
     return reply;
   }
 
+  /** The content script stands down: coaching ends, the Hint's listeners and the arrow go. */
+  dispose(): void {
+    this.clearHint();
+    this.coach.stop();
+    this.overlay.hide();
+  }
+
   /** The Hint's arrow goes (the coach's own arrow is the coach's to manage). */
   private clearHint(): void {
     if (!this.endHint) return;

@@ -12,7 +12,7 @@
  */
 import { applyMove, isSuccessor, legalMoves, maxTile } from '../engine/index';
 import type { Grid, MoveChoice, MoveValues, SearchOptions } from '../engine/types';
-import { createSend, initialStatus } from '../shared/messages';
+import { boundText, createSend, initialStatus } from '../shared/messages';
 import type { Command, GameRecord, ReplyOf, RunState, RunStatus, Send, Transport } from '../shared/messages';
 import type { Settings } from '../shared/settings';
 import type { Adapter, AdapterFactory, BoardReading, PageBridge } from './adapters/types';
@@ -61,6 +61,8 @@ export interface DriverEnvironment {
   readonly now?: () => number;
   /** Publish performance entries ('autopilot:detect', 'autopilot:read'); default true. */
   readonly measure?: boolean;
+  /** False once this script has lost its extension (reloaded, updated): no key may be sent then. Default: always true. */
+  readonly alive?: () => boolean;
 }
 
 type CommandReply = ReplyOf<'content/command'>;
@@ -77,6 +79,7 @@ export class Driver {
   private status: RunStatus;
   private readonly timing: DriverTiming;
   private readonly now: () => number;
+  private readonly alive: () => boolean;
   private readonly send: Send;
   private readonly board: BoardAccess;
   private readonly solver: SolverClient;
@@ -96,6 +99,7 @@ export class Driver {
     this.settings = settings;
     this.timing = { ...DEFAULT_TIMING, ...env.timing };
     this.now = env.now ?? (() => Date.now());
+    this.alive = env.alive ?? (() => true);
     this.send = createSend(env.sendMessage);
     this.status = {
       ...initialStatus(settings.strategy, this.now()),
@@ -123,10 +127,22 @@ export class Driver {
     if (strategyChanged) this.setStatus({ strategy: settings.strategy });
   }
 
+  /** Stand down for good (the script lost its extension): stop watching the page, end any run, send nothing more. */
   dispose(): void {
     this.stopWatching?.();
     this.stopWatching = null;
     this.requestStop();
+  }
+
+  /**
+   * The page is going away (`pagehide`: a navigation, or into the back-forward cache): the run stops
+   * here and its game is recorded now, while messages still get out. Nothing resumes when the page comes
+   * back from the cache: a stopped run stays stopped until the next Solve.
+   */
+  pageHidden(): void {
+    if (!this.running && !this.busy) return;
+    this.requestStop();
+    this.recordGame('stopped');
   }
 
   /** Run a command; a failure the user should read is thrown (the protocol answers it as an error). */
@@ -311,6 +327,7 @@ export class Driver {
   }
 
   private interrupted(): Outcome | null {
+    if (!this.alive()) return 'stopped';
     if (this.pauseRequested) return 'paused';
     if (this.stopRequested) return 'stopped';
     return null;
@@ -322,6 +339,7 @@ export class Driver {
     // 1. The board, and whether the game goes on.
     const read = await this.readForMove();
     const adapter = read.adapter;
+    this.game.observe(read.reading.grid, this.now());
     const reading = await this.pastTheWin(adapter, read.reading);
     if (typeof reading === 'string') return reading;
     const end = this.endOfGame(reading);
@@ -373,6 +391,7 @@ export class Driver {
     const elapsed = (this.now() - this.runStartedAt) / 1000;
     this.setStatus({
       state: this.interrupted() ? this.status.state : this.running ? 'thinking' : 'idle',
+      gameId: this.game.id,
       lastMove: move,
       values: choice.values,
       depth: choice.depth,
@@ -455,6 +474,10 @@ export class Driver {
   private async askSolver(grid: Grid): Promise<MoveChoice> {
     const answer = await this.solver.ask(this.settings.strategy, grid, this.searchOptions());
     if (answer.note) this.status.message = answer.note;
+    if (answer.tables) {
+      const moves = (this.status.tables?.moves ?? 0) + (answer.choice.table ? 1 : 0);
+      this.status.tables = { ...answer.tables, moves };
+    }
     return answer.choice;
   }
 
@@ -463,6 +486,9 @@ export class Driver {
   /** Update the status; `broadcast` false keeps it local (the next report carries it). */
   private setStatus(patch: Partial<RunStatus> & { state?: RunState }, broadcast = true): void {
     this.status = { ...this.status, ...patch, updatedAt: this.now() };
+    // Bounded as the protocol requires (an error's text can be anything): cut here rather than lose the status.
+    if (this.status.message !== undefined) this.status.message = boundText(this.status.message);
+    if (this.status.note !== undefined) this.status.note = boundText(this.status.note);
     if (patch.values === undefined && 'values' in patch) delete (this.status as { values?: MoveValues }).values;
     if (!broadcast) return;
     this.lastSentState = this.status.state;

@@ -1,15 +1,24 @@
 /**
  * Content-script entry (isolated world), injected on demand by the background with
- * chrome.scripting.executeScript (src/background/inject.ts), before the main-world agent
+ * scripting.executeScript (src/background/inject.ts), before the main-world agent
  * (src/page/main-world.ts); it takes the bridge's keys the background left on the isolated world's global.
- * Idempotent: a second injection into the same page finds the first one's mark and does nothing.
+ *
+ * One live instance per document: a second injection finds the first one's mark and does nothing while
+ * that one is alive. An instance is alive while its extension is: after a reload or an update of the
+ * extension the old script is orphaned (no runtime), and it stands down — it stops any run, removes every
+ * listener it added, sends no key — as soon as it notices (its lifeline port to the background drops, or
+ * any check finds the runtime gone), and at the latest when a new injection finds its mark.
+ *
+ * The page's own lifecycle: `pagehide` (a navigation, or the page going into the back-forward cache)
+ * stops the run and records its game; a page restored from that cache does not resume (Solve again does).
  *
  * It answers `content/ping` and `content/command` (through the protocol's `listen`), follows settings
- * changes in chrome.storage.local, and runs the Driver (the autopilot) and the Coach (coach mode); the
- * arrow overlay shows the coach's suggestion and a Hint's (src/content/commands.ts routes the commands).
+ * changes in storage.local, and runs the Driver (the autopilot) and the Coach (coach mode); the arrow
+ * overlay shows the coach's suggestion and a Hint's (src/content/commands.ts routes the commands).
  */
 import { listen, send } from '../shared/messages';
-import { sendRaw } from '../platform/runtime';
+import { browser, openLifeline, runtimeLiveness, sendRaw } from '../platform/runtime';
+import type { Storage } from '../platform/runtime';
 import { DEFAULT_SETTINGS, SETTINGS_STORAGE_KEY, normalizeSettings } from '../shared/settings';
 import type { Settings } from '../shared/settings';
 import { ADAPTERS } from './adapters/index';
@@ -25,7 +34,14 @@ import { SolverClient } from './solver-client';
 /** Version of the content script's protocol, answered to `content/ping`. */
 export const CONTENT_VERSION = 1;
 
-const MARK = '__2048autopilotContent';
+/** The property of the isolated world's global object that holds the live instance (read by the background's probe too). */
+export const CONTENT_MARK = '__2048autopilotContent';
+
+/** What an instance leaves under CONTENT_MARK. */
+export interface ContentInstance {
+  alive(): boolean;
+  standDown(): void;
+}
 
 /** The keys the background left on this (isolated) world's global just before injecting this script. */
 function takeBridgeKeys(scope: Record<string, unknown>): BridgeKeys {
@@ -35,12 +51,51 @@ function takeBridgeKeys(scope: Record<string, unknown>): BridgeKeys {
   return unusedKeys(); // injected some other way: no agent will answer, the DOM adapters still work
 }
 
-function start(): void {
-  const scope = globalThis as unknown as Record<string, unknown>;
-  if (scope[MARK]) return;
-  scope[MARK] = true;
+function isInstance(value: unknown): value is ContentInstance {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as ContentInstance).alive === 'function' &&
+    typeof (value as ContentInstance).standDown === 'function'
+  );
+}
 
-  const bridge = createPageBridge(window, takeBridgeKeys(scope));
+function start(): ContentInstance {
+  const scope = globalThis as unknown as Record<string, unknown>;
+  const keys = takeBridgeKeys(scope);
+  const previous = scope[CONTENT_MARK];
+  if (isInstance(previous)) {
+    if (previous.alive()) return previous;
+    // An orphan of an earlier extension instance: it must not hold the page.
+    previous.standDown();
+  }
+
+  const cleanups: (() => void)[] = [];
+  let stoodDown = false;
+  const standDown = (): void => {
+    if (stoodDown) return;
+    stoodDown = true;
+    for (const cleanup of cleanups.reverse()) {
+      try {
+        cleanup();
+      } catch {
+        // Standing down goes on whatever one part does.
+      }
+    }
+    if (scope[CONTENT_MARK] === instance) delete scope[CONTENT_MARK];
+  };
+  const runtimeAlive = runtimeLiveness();
+  const alive = (): boolean => {
+    if (stoodDown) return false;
+    if (runtimeAlive()) return true;
+    standDown();
+    return false;
+  };
+  const instance: ContentInstance = { alive, standDown };
+  scope[CONTENT_MARK] = instance;
+
+  const bridge = createPageBridge(window, keys);
+  cleanups.push(() => bridge.dispose());
   const driver = new Driver(
     {
       document,
@@ -49,10 +104,12 @@ function start(): void {
       bridge,
       measure: false,
       sendMessage: (message) => sendRaw(message),
+      alive,
     },
     DEFAULT_SETTINGS,
   );
   // No performance.measure entries: they would land on the page's own timeline.
+  cleanups.push(() => driver.dispose());
 
   let settings: Settings = DEFAULT_SETTINGS;
   const useSettings = (next: Settings): void => {
@@ -67,30 +124,49 @@ function start(): void {
     overlay,
     settings: () => settings,
     report: (patch) => driver.report(patch),
-    record: (record) => void send('content/game-finished', { record }).catch(() => undefined),
+    record: (record) => {
+      if (alive()) void send('content/game-finished', { record }).catch(() => undefined);
+    },
   });
   const router = new CommandRouter(driver, coach, overlay, window);
+  cleanups.push(() => router.dispose());
 
-  chrome.storage.local
+  browser.storage.local
     .get(SETTINGS_STORAGE_KEY)
     .then((items) => useSettings(normalizeSettings(items[SETTINGS_STORAGE_KEY])))
     .catch(() => undefined);
 
-  chrome.storage.onChanged.addListener((changes, area) => {
-    if (area !== 'local' || !(SETTINGS_STORAGE_KEY in changes)) return;
+  const onSettings = (changes: Record<string, Storage.StorageChange>, area: string): void => {
+    if (area !== 'local' || !(SETTINGS_STORAGE_KEY in changes) || !alive()) return;
     useSettings(normalizeSettings(changes[SETTINGS_STORAGE_KEY].newValue));
-  });
+  };
+  const onChanged = browser.storage.onChanged;
+  onChanged.addListener(onSettings);
+  cleanups.push(() => onChanged.removeListener(onSettings));
 
-  listen('content', {
-    'content/ping': () => ({ version: CONTENT_VERSION }),
-    'content/command': (request) => {
-      useSettings(normalizeSettings(request.settings));
-      return router.handle(request.command, settings);
-    },
-  });
+  cleanups.push(
+    listen('content', {
+      'content/ping': () => ({ version: CONTENT_VERSION }),
+      'content/command': (request) => {
+        useSettings(normalizeSettings(request.settings));
+        return router.handle(request.command, settings);
+      },
+    }),
+  );
+
+  // A navigation or the back-forward cache: the run stops, coaching ends, each records its game.
+  const onPageHide = (): void => {
+    coach.stop();
+    driver.pageHidden();
+  };
+  window.addEventListener('pagehide', onPageHide);
+  cleanups.push(() => window.removeEventListener('pagehide', onPageHide));
+
+  cleanups.push(openLifeline(standDown));
 
   // Connect the main-world bridge early (it is injected right after this script).
   void bridge.connect(1_000);
+  return instance;
 }
 
 start();

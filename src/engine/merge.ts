@@ -21,9 +21,16 @@ function mergeValues(parts: readonly { values: MoveValues; weight: number }[]): 
   return values;
 }
 
+function engineOf(parts: readonly MoveChoice[]): Pick<MoveChoice, 'engine'> {
+  const engines = parts.map((p) => p.engine).filter((e) => e !== undefined);
+  if (engines.length === 0) return {};
+  return { engine: engines.length === parts.length && engines.every((e) => e === 'wasm') ? 'wasm' : 'ts' };
+}
+
 /**
  * One MoveChoice from several: each move's value from the part(s) that searched it (Monte-Carlo means
- * weighted by `samples`), depth the shallowest part's, nodes summed, ms the longest part's.
+ * weighted by `samples`), depth the shallowest part's, nodes summed, ms the longest part's, and the
+ * engine that searched (`wasm` only when every part ran on the WebAssembly core, `ts` when one did not).
  */
 export function mergeChoices(parts: readonly MoveChoice[]): MoveChoice {
   if (parts.length === 0) throw new RangeError('mergeChoices: no parts to merge');
@@ -60,5 +67,6 @@ export function mergeChoices(parts: readonly MoveChoice[]): MoveChoice {
     ms: Math.max(...parts.map((p) => p.ms)),
     ...(valuesByDepth ? { valuesByDepth } : {}),
     ...(samples !== undefined ? { samples } : {}),
+    ...engineOf(parts),
   };
 }

@@ -33,6 +33,12 @@ export interface SearchOptions {
   readonly reference?: boolean;
   /** Expectimax: log2 of the transposition-table capacity in entries (bounded memory). */
   readonly ttSizeLog2?: number;
+  /**
+   * Expectimax with a time budget: stop deepening once the search has done this many move executions in
+   * all (the iteration under way is abandoned, as at the deadline). A deterministic budget, for tests and
+   * reproducible runs; the first iteration always completes.
+   */
+  readonly maxNodes?: number;
 }
 
 /** Value of each legal move (higher is better); illegal moves are absent. */
@@ -55,6 +61,8 @@ export interface MoveChoice {
   readonly samples?: number;
   /** Expectimax: which search core ran it ('wasm' = the WebAssembly core, 'ts' = the TypeScript one). */
   readonly engine?: SearchEngine;
+  /** True when the move came from an endgame table (issue 15), not from a search. */
+  readonly table?: boolean;
 }
 
 /** The expectimax search cores: the WebAssembly core (4x4) and the TypeScript engine (any size). */

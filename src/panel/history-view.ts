@@ -7,6 +7,7 @@ import { ImportError, SUMMARY_TILES, exportCsv, exportJson, filterGames, importG
 import { strategyLabel } from '../popup/view';
 import { byId } from '../ui/controls';
 import { formatInt, t, uiLanguage } from '../ui/i18n';
+import { browser } from '../platform/runtime';
 import { ReachChart } from './charts';
 
 /** The id of a game in the replay's URL: its end time. */
@@ -15,7 +16,7 @@ export function gameId(game: GameRecord): string {
 }
 
 export async function loadGames(): Promise<GameRecord[]> {
-  const items = await chrome.storage.local.get(GAMES_STORAGE_KEY);
+  const items = await browser.storage.local.get(GAMES_STORAGE_KEY);
   return readGames(items[GAMES_STORAGE_KEY]);
 }
 
@@ -74,7 +75,7 @@ export class HistoryView {
     ui.exportJson.addEventListener('click', () => download(exportJson(this.games), 'application/json', this.fileName('json')));
     ui.exportCsv.addEventListener('click', () => download(exportCsv(this.games), 'text/csv', this.fileName('csv')));
     ui.import.addEventListener('change', () => void this.importFile());
-    chrome.storage.onChanged.addListener((changes, area) => {
+    browser.storage.onChanged.addListener((changes, area) => {
       if (area !== 'local' || !changes[GAMES_STORAGE_KEY]) return;
       this.games = readGames(changes[GAMES_STORAGE_KEY].newValue);
       if (!byId('view-history').hidden) this.render();
@@ -93,7 +94,7 @@ export class HistoryView {
       const merged = mergeGames(await loadGames(), result.games);
       // The same bounds as the log the background keeps (count and bytes, oldest first).
       const kept = merged.length > 0 ? appendGame(merged.slice(0, -1), merged[merged.length - 1]) : [];
-      await chrome.storage.local.set({ [GAMES_STORAGE_KEY]: kept });
+      await browser.storage.local.set({ [GAMES_STORAGE_KEY]: kept });
       this.games = kept;
       this.ui.ioMessage.textContent = t('importDone', result.games.length, result.skipped);
       this.render();

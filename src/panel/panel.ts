@@ -13,6 +13,7 @@ import type { RunStatus } from '../shared/messages';
 import { Controls } from '../ui/controls';
 import { localize } from '../ui/i18n';
 import { tabIdFromSearch } from '../popup/view';
+import { browser } from '../platform/runtime';
 import { LiveCharts, ValuesChart } from './charts';
 import { addStatus, emptySeries } from './live-series';
 import type { LiveSeries } from './live-series';
@@ -21,7 +22,7 @@ import { ReplayView } from './replay-view';
 import { liveChartTexts } from './texts';
 
 localize(document);
-document.documentElement.lang = chrome.i18n.getUILanguage();
+document.documentElement.lang = browser.i18n.getUILanguage();
 
 const fixedTab = tabIdFromSearch(location.search);
 const seriesByTab = new Map<number, LiveSeries>();
@@ -128,13 +129,13 @@ async function start(): Promise<void> {
   // Listen before anything is awaited: an activation while the panel starts is not lost.
   const own: { windowId?: number; started: boolean } = { started: false };
   let activated: { tabId: number; windowId: number }[] = [];
-  chrome.tabs.onActivated.addListener((info) => {
+  browser.tabs.onActivated.addListener((info) => {
     if (!own.started) activated.push(info);
     else if (info.windowId === own.windowId) void controls.setTab(info.tabId);
   });
-  const windowId = (await chrome.windows.getCurrent()).id;
+  const windowId = (await browser.windows.getCurrent()).id;
   own.windowId = windowId;
-  const [tab] = await chrome.tabs.query({ active: true, windowId });
+  const [tab] = await browser.tabs.query({ active: true, windowId });
   const latest = activated.filter((info) => info.windowId === windowId).at(-1);
   activated = [];
   own.started = true;

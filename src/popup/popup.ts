@@ -11,6 +11,7 @@ import { GAMES_STORAGE_KEY, readGames } from '../background/logic';
 import { exportJson } from '../shared/game-log';
 import { Controls, byId, renderPairs } from '../ui/controls';
 import { formatInt, localize, t } from '../ui/i18n';
+import { browser, hasPanel, openPanel } from '../platform/runtime';
 import { exportFileName, gameStats, tabIdFromSearch } from './view';
 
 const ui = {
@@ -47,31 +48,31 @@ function exportGames(): void {
 async function resolveTabId(): Promise<number | null> {
   const fromUrl = tabIdFromSearch(location.search);
   if (fromUrl !== null) return fromUrl;
-  const [tab] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
+  const [tab] = await browser.tabs.query({ active: true, lastFocusedWindow: true });
   return tab?.id ?? null;
 }
 
 async function start(): Promise<void> {
   localize(document);
-  document.documentElement.lang = chrome.i18n.getUILanguage();
+  document.documentElement.lang = browser.i18n.getUILanguage();
   const controls = new Controls();
-  // chrome.sidePanel.open needs the user's gesture: the window is known before the click, so the click
+  // Opening the panel needs the user's gesture: the window is known before the click, so the click
   // handler calls it at once.
   let windowId: number | undefined;
-  void chrome.windows.getCurrent().then((w) => (windowId = w.id), () => undefined);
-  ui.openPanel.hidden = !chrome.sidePanel;
+  void browser.windows.getCurrent().then((w) => (windowId = w.id), () => undefined);
+  ui.openPanel.hidden = !hasPanel();
   ui.openPanel.addEventListener('click', () => {
     if (windowId === undefined) return;
-    chrome.sidePanel.open({ windowId }).then(
+    openPanel(windowId).then(
       () => window.close(),
       (err: unknown) => (controls.ui.message.textContent = err instanceof Error ? err.message : String(err)),
     );
   });
   ui.export.addEventListener('click', exportGames);
-  const local = await chrome.storage.local.get(GAMES_STORAGE_KEY);
+  const local = await browser.storage.local.get(GAMES_STORAGE_KEY);
   games = readGames(local[GAMES_STORAGE_KEY]);
   renderGames();
-  chrome.storage.onChanged.addListener((changes, area) => {
+  browser.storage.onChanged.addListener((changes, area) => {
     if (area === 'local' && changes[GAMES_STORAGE_KEY]) {
       games = readGames(changes[GAMES_STORAGE_KEY].newValue);
       renderGames();

@@ -146,7 +146,15 @@ export function statCells(status: RunStatus | null): StatCell[] {
     { label: t('statMovesPerSecond'), value: s ? s.movesPerSecond.toFixed(1) : '0.0' },
     { label: t('statDepth'), value: s && s.depth > 0 ? String(s.depth) : '—' },
     { label: t('statDesyncs'), value: s ? String(s.desyncs) : '0' },
+    ...(s?.tables ? [{ label: t('statTables'), value: tablesText(s.tables) }] : []),
   ];
+}
+
+/** "Preparing endgame tables — 43%", "ready, 12 moves", "unavailable". */
+export function tablesText(tables: NonNullable<RunStatus['tables']>): string {
+  if (tables.state === 'building') return t('tablesPreparing', tables.percent);
+  if (tables.state === 'failed') return t('tablesFailed');
+  return t('tablesReady', tables.moves ?? 0);
 }
 
 /** "classic on 127.0.0.1", or an empty string before any detection. */
@@ -187,6 +195,12 @@ export function originPattern(url: string | undefined): string | null {
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return null;
   if (parsed.hostname === 'chrome.google.com' || parsed.hostname === 'chromewebstore.google.com') return null;
   return `${parsed.protocol}//${parsed.hostname}/*`;
+}
+
+/** The host names of match patterns, for a sentence ("https://play2048.co/*" → "play2048.co"), without repeats. */
+export function permissionHosts(patterns: readonly string[]): string[] {
+  const hosts = patterns.map((pattern) => /^[a-z*]+:\/\/([^/]+)\//i.exec(pattern)?.[1] ?? pattern);
+  return [...new Set(hosts)];
 }
 
 /** The `?tabId=N` of the popup's URL, or null. */

@@ -63,6 +63,9 @@ export function exportJson(games: readonly GameRecord[]): string {
 }
 
 export const CSV_COLUMNS = ['endedAt', 'site', 'adapter', 'strategy', 'outcome', 'score', 'bestTile', 'moves', 'ms', 'desyncs', 'replay'] as const;
+/** Columns written on export but optional on import (files from before they existed still import). */
+export const CSV_OPTIONAL_COLUMNS = ['gameId'] as const;
+type CsvColumn = (typeof CSV_COLUMNS)[number] | (typeof CSV_OPTIONAL_COLUMNS)[number];
 
 function csvField(value: string): string {
   return /[",\n\r]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
@@ -70,7 +73,7 @@ function csvField(value: string): string {
 
 /** One game per line; the replay is its JSON in the last column. */
 export function exportCsv(games: readonly GameRecord[]): string {
-  const lines = [CSV_COLUMNS.join(',')];
+  const lines = [[...CSV_COLUMNS, ...CSV_OPTIONAL_COLUMNS].join(',')];
   for (const g of games) {
     const row: string[] = [
       new Date(g.endedAt).toISOString(),
@@ -84,6 +87,7 @@ export function exportCsv(games: readonly GameRecord[]): string {
       String(Math.round(g.ms)),
       String(g.desyncs),
       g.replay ? JSON.stringify(g.replay) : '',
+      g.gameId ?? '',
     ];
     lines.push(row.map(csvField).join(','));
   }
@@ -163,7 +167,7 @@ export function importGames(text: string): ImportResult {
   if (!header || CSV_COLUMNS.some((column) => !header.includes(column))) {
     throw new ImportError(`The CSV needs the columns ${CSV_COLUMNS.join(', ')}.`);
   }
-  const at = (row: string[], column: (typeof CSV_COLUMNS)[number]): string => row[header.indexOf(column)] ?? '';
+  const at = (row: string[], column: CsvColumn): string => (header.includes(column) ? (row[header.indexOf(column)] ?? '') : '');
   const items = rows.map((row) => {
     let replay: unknown;
     try {
@@ -174,6 +178,7 @@ export function importGames(text: string): ImportResult {
     if (replay !== undefined && !ReplaySchema.safeParse(replay).success) return null;
     const num = (text: string): number => (text.trim() === '' ? Number.NaN : Number(text));
     return {
+      ...(at(row, 'gameId') ? { gameId: at(row, 'gameId') } : {}),
       endedAt: Date.parse(at(row, 'endedAt')),
       site: at(row, 'site'),
       adapter: at(row, 'adapter'),

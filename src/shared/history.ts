@@ -125,11 +125,15 @@ export class ReplayRecorder {
 
   /** The replay of the game so far, and a fresh recorder; null when no move was played. */
   finish(settings?: Replay['settings']): Replay | null {
-    if (this.start === null || this.dirs.length === 0) {
-      this.reset();
-      return null;
-    }
-    const replay: Replay = {
+    const replay = this.snapshot(settings);
+    this.reset();
+    return replay;
+  }
+
+  /** The replay of the game so far, recording going on (a stopped game may resume); null when no move was played. */
+  snapshot(settings?: Replay['settings']): Replay | null {
+    if (this.start === null || this.dirs.length === 0) return null;
+    return {
       v: 1,
       rows: this.start.rows,
       cols: this.start.cols,
@@ -141,8 +145,6 @@ export class ReplayRecorder {
       ...(Object.keys(this.resyncs).length > 0 ? { resyncs: this.resyncs } : {}),
       ...(settings ? { settings } : {}),
     };
-    this.reset();
-    return replay;
   }
 
   reset(): void {

@@ -18,7 +18,7 @@ import { z } from 'zod';
 import { DIRECTIONS, STRATEGY_NAMES } from '../engine/types';
 import type { Grid, MoveChoice, SearchOptions } from '../engine/types';
 import { BOARD_LIMITS, SEARCH_LIMITS } from '../engine/limits';
-import { extensionId, extensionOrigin, isTransientFailure, onRawMessage, sendRaw } from '../platform/runtime';
+import { backgroundUrl, extensionId, extensionOrigin, isTransientFailure, onRawMessage, sendRaw } from '../platform/runtime';
 import type { RawListener, SenderInfo, TabTarget } from '../platform/runtime';
 import { SettingsSchema } from './settings';
 import { ReplaySchema } from './history';
@@ -50,6 +50,32 @@ export const SearchOptionsSchema: z.ZodType<SearchOptions> = z.object({
   ttSizeLog2: z.number().int().min(10).max(26).optional(),
 });
 
+/**
+ * The search options a content script may ask for: what the popup's settings can set, in the settings'
+ * own bounds (time, depth, playouts), and nothing else — no table size, no root-move split, no reference
+ * mode. Unknown fields are refused. The background builds the solver's options from these
+ * (src/background/routing.ts) instead of passing what a tab sent through.
+ */
+export const TabSearchOptionsSchema = z.strictObject({
+  timeMs: z.number().int().min(10).max(10_000).optional(),
+  depth: z.number().int().min(1).max(8).optional(),
+  playouts: z.number().int().min(1).max(SEARCH_LIMITS.playouts.max).optional(),
+  seed: z.number().int().min(0).max(0x7fffffff).optional(),
+});
+export type TabSearchOptions = z.infer<typeof TabSearchOptionsSchema>;
+
+/** The longest status text (message, note) the protocol carries; longer text is cut by its writer. */
+export const STATUS_TEXT_MAX = 300;
+
+/** `text` cut to `max` characters (an ellipsis marks the cut). */
+export function boundText(text: string, max = STATUS_TEXT_MAX): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+const statusText = z.string().max(STATUS_TEXT_MAX);
+/** A game's identity across its runs (Stop, then Solve again, is the same game): one record per game. */
+const gameId = z.string().regex(/^[a-z0-9-]{1,64}$/);
+
 const MoveValuesSchema = z.partialRecord(DirectionSchema, z.number());
 
 export const MoveChoiceSchema: z.ZodType<MoveChoice> = z.object({
@@ -62,7 +88,19 @@ export const MoveChoiceSchema: z.ZodType<MoveChoice> = z.object({
   valuesByDepth: z.array(MoveValuesSchema).optional(),
   samples: z.number().optional(),
   engine: z.enum(['wasm', 'ts']).optional(),
+  table: z.boolean().optional(),
 });
+
+/**
+ * The endgame tables of the solver host (issue 15): built on first use in the background, `percent`
+ * done; `moves` (in a tab's status) counts the moves of its run that came from a table.
+ */
+export const TablesStatusSchema = z.object({
+  state: z.enum(['building', 'ready', 'failed']),
+  percent: z.number().int().min(0).max(100),
+  moves: z.number().int().min(0).optional(),
+});
+export type TablesStatus = z.infer<typeof TablesStatusSchema>;
 
 export const RUN_STATES = ['idle', 'thinking', 'moving', 'won', 'over', 'paused', 'error'] as const;
 export const RunStateSchema = z.enum(RUN_STATES);
@@ -71,10 +109,12 @@ export type RunState = z.infer<typeof RunStateSchema>;
 /** What the popup shows; written by the content script, kept by the background in storage.session. */
 export const RunStatusSchema = z.object({
   state: RunStateSchema,
-  message: z.string().optional(),
-  /** The adapter in use ("classic", "store", "geometry", ...) and the site's host. */
-  adapter: z.string().optional(),
-  site: z.string().optional(),
+  message: statusText.optional(),
+  /** The adapter in use ("classic", "store", "geometry", ...) and the site's host (with its port). */
+  adapter: z.string().regex(/^[a-z0-9-]{1,40}$/).optional(),
+  site: z.string().regex(/^[a-z0-9.:[\]-]{0,260}$/i).optional(),
+  /** The game being played (see GameRecordSchema.gameId). */
+  gameId: gameId.optional(),
   strategy: StrategyNameSchema,
   score: z.number().nullable(),
   bestTile: z.number(),
@@ -87,11 +127,13 @@ export const RunStatusSchema = z.object({
   values: MoveValuesSchema.optional(),
   board: GridSchema.optional(),
   /** The last solver note (e.g. a worker failed and the move came from a fallback), shown by the popup. */
-  note: z.string().optional(),
+  note: statusText.optional(),
   /** How long the last move's search took (ms), for the panel's live charts. */
   thinkMs: z.number().min(0).optional(),
   /** Coach mode (src/content/coach.ts): suggestion, grades and accuracy of the person's game. */
   coach: CoachStatusSchema.optional(),
+  /** The solver's endgame tables: being prepared (percent), ready or failed, and the table moves played. */
+  tables: TablesStatusSchema.optional(),
   running: z.boolean(),
   updatedAt: z.number(),
 });
@@ -120,6 +162,8 @@ export const CommandSchema = z.enum(COMMANDS);
 export type Command = z.infer<typeof CommandSchema>;
 
 export const GameRecordSchema = z.object({
+  /** The same game reported again (stopped, then finished; the page left) replaces its earlier record. */
+  gameId: gameId.optional(),
   site: z.string(),
   adapter: z.string(),
   strategy: StrategyNameSchema,
@@ -140,13 +184,15 @@ export type GameRecord = z.infer<typeof GameRecordSchema>;
 const tabId = z.number().int().min(0);
 const requestId = z.string().min(1).max(100);
 const solveRequest = z.object({ requestId, strategy: StrategyNameSchema, board: GridSchema, options: SearchOptionsSchema });
+/** What a tab asks the background for: the same, with only the options a tab may set. */
+const tabSolveRequest = z.object({ requestId, strategy: StrategyNameSchema, board: GridSchema, options: TabSearchOptionsSchema });
 /** Requests on one channel (the background uses one per tab) replace each other. */
 const channel = z.string().max(100);
 
 /** The answer to a command: the hint asked for, and the status after the command. */
 const CommandReplySchema = z.object({ hint: MoveChoiceSchema.optional(), status: RunStatusSchema.optional() });
 /** The answer to a search: the move, and a note when it did not come from the full search. */
-const SolveReplySchema = z.object({ choice: MoveChoiceSchema, note: z.string().optional() });
+const SolveReplySchema = z.object({ choice: MoveChoiceSchema, note: z.string().optional(), tables: TablesStatusSchema.optional() });
 const Done = z.object({});
 
 /** The contexts that answer messages. */
@@ -154,9 +200,11 @@ export type Context = 'background' | 'content' | 'offscreen';
 
 /**
  * Who may send a kind: `extension-page` = one of our pages (the popup), `content-script` = our content
- * script in a tab's top frame, `extension` = anything carrying our extension id (the background).
+ * script in a tab's top frame, `background` = our background context alone (its script's URL, no tab):
+ * a content script carries our extension id too, so "ours" is not enough for the solver host or for
+ * commands to a tab.
  */
-export type SenderRole = 'extension-page' | 'content-script' | 'extension';
+export type SenderRole = 'extension-page' | 'content-script' | 'background';
 
 interface Route {
   readonly to: Context;
@@ -168,14 +216,14 @@ interface Route {
 /** Every message kind: request → reply, who answers it, who may send it. */
 export const PROTOCOL = {
   'popup/command': { to: 'background', from: 'extension-page', request: z.object({ tabId, command: CommandSchema }), reply: CommandReplySchema },
-  'content/command': { to: 'content', from: 'extension', request: z.object({ command: CommandSchema, settings: SettingsSchema }), reply: CommandReplySchema },
-  'content/ping': { to: 'content', from: 'extension', request: z.object({}), reply: z.object({ version: z.number().int() }) },
+  'content/command': { to: 'content', from: 'background', request: z.object({ command: CommandSchema, settings: SettingsSchema }), reply: CommandReplySchema },
+  'content/ping': { to: 'content', from: 'background', request: z.object({}), reply: z.object({ version: z.number().int() }) },
   'content/status': { to: 'background', from: 'content-script', request: z.object({ status: RunStatusSchema }), reply: Done },
   'content/game-finished': { to: 'background', from: 'content-script', request: z.object({ record: GameRecordSchema }), reply: Done },
-  'solver/request': { to: 'background', from: 'content-script', request: solveRequest, reply: SolveReplySchema },
+  'solver/request': { to: 'background', from: 'content-script', request: tabSolveRequest, reply: SolveReplySchema },
   'solver/cancel': { to: 'background', from: 'content-script', request: z.object({ requestId }), reply: Done },
-  'offscreen/solve': { to: 'offscreen', from: 'extension', request: solveRequest.extend({ channel }), reply: SolveReplySchema },
-  'offscreen/cancel': { to: 'offscreen', from: 'extension', request: z.object({ requestId, channel }), reply: Done },
+  'offscreen/solve': { to: 'offscreen', from: 'background', request: solveRequest.extend({ channel }), reply: SolveReplySchema },
+  'offscreen/cancel': { to: 'offscreen', from: 'background', request: z.object({ requestId, channel }), reply: Done },
 } as const satisfies Record<string, Route>;
 
 type Protocol = typeof PROTOCOL;
@@ -276,13 +324,24 @@ export function createSend(transport: Transport): Send {
 /** Send a message to the extension (background, solver host) or, with a target, to a tab's content script. */
 export const send: Send = createSend(sendRaw);
 
+/** Who we are: the extension's id, the origin of its pages, and the URL of its background context. */
+export interface OwnIdentity {
+  readonly id: string;
+  readonly origin: string;
+  /** The background's script or page URL; undefined where the manifest cannot be read (see senderFits). */
+  readonly background?: string;
+}
+
 /** Does `sender` fit `role`? Everything must carry our extension id. */
-export function senderFits(role: SenderRole, sender: SenderInfo, ownId: string, ownOrigin: string): boolean {
-  if (sender.id !== ownId) return false;
-  const fromExtensionPage = typeof sender.url === 'string' && sender.url.startsWith(ownOrigin);
+export function senderFits(role: SenderRole, sender: SenderInfo, own: OwnIdentity): boolean {
+  if (sender.id !== own.id) return false;
+  const fromExtensionPage = typeof sender.url === 'string' && sender.url.startsWith(own.origin);
   switch (role) {
-    case 'extension':
-      return true;
+    case 'background':
+      if (sender.tab !== undefined || typeof sender.url !== 'string') return false;
+      // A context that cannot read the manifest (Chrome's offscreen document) knows the background as
+      // our one script-only sender: an extension URL of a script (pages are HTML), with no tab.
+      return own.background !== undefined ? sender.url === own.background : fromExtensionPage && /\.m?js$/.test(new URL(sender.url).pathname);
     case 'extension-page':
       return fromExtensionPage;
     case 'content-script':
@@ -308,12 +367,12 @@ export function dispatch<C extends Context>(
   handlers: Handlers<C>,
   data: unknown,
   sender: SenderInfo,
-  own: { readonly id: string; readonly origin: string },
+  own: OwnIdentity,
 ): Promise<{ ok: true } | ErrorReply> | null {
   if (sender.id !== own.id) return null;
   const kind = kindOf(data);
   if (!isKind(kind) || PROTOCOL[kind].to !== context) return null;
-  if (!senderFits(PROTOCOL[kind].from, sender, own.id, own.origin)) {
+  if (!senderFits(PROTOCOL[kind].from, sender, own)) {
     return Promise.resolve(errorReply(new Error(`Refused: ${kind} is not accepted from this sender`)));
   }
   let message: Message;
@@ -335,7 +394,7 @@ export function dispatch<C extends Context>(
 /** Answer the messages addressed to `context` with `handlers` (the one way to listen); returns a function that stops. */
 export function listen<C extends Context>(context: C, handlers: Handlers<C>, source: (listener: RawListener) => () => void = onRawMessage): () => void {
   return source((data, sender, respond) => {
-    const reply = dispatch(context, handlers, data, sender, { id: extensionId(), origin: extensionOrigin() });
+    const reply = dispatch(context, handlers, data, sender, { id: extensionId(), origin: extensionOrigin(), background: backgroundUrl() });
     if (!reply) return false;
     void reply.then(respond);
     return true;

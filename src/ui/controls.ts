@@ -1,6 +1,6 @@
 /**
  * The controls the popup and the side panel share: Solve / Stop / Step / Hint for one tab, the settings,
- * the live status the background keeps in chrome.storage.session under `status:<tabId>` (state, board,
+ * the live status the background keeps in storage.session under `status:<tabId>` (state, board,
  * numbers, move values), the "Allow on this site" prompt and the keyboard shortcuts as the user has them.
  *
  * Both pages carry the same element ids (see src/popup/index.html); `Controls` finds them, wires them and
@@ -15,11 +15,13 @@ import type { Command, RunStatus } from '../shared/messages';
 import { DEFAULT_SETTINGS, SETTINGS_STORAGE_KEY, normalizeSettings } from '../shared/settings';
 import type { Settings } from '../shared/settings';
 import { statusKey } from '../background/logic';
+import { SHORTCUTS_PAGE, browser } from '../platform/runtime';
 import {
   buttonStates,
   hintText,
   moveText,
   originPattern,
+  permissionHosts,
   settingsFields,
   shortcutKeys,
   siteText,
@@ -93,6 +95,7 @@ export class Controls {
     state: byId('state'),
     announce: byId('announce'),
     permission: byId('permission'),
+    permissionText: byId('permission-text'),
     allow: byId<HTMLButtonElement>('allow'),
     solve: byId<HTMLButtonElement>('solve'),
     stop: byId<HTMLButtonElement>('stop'),
@@ -141,10 +144,10 @@ export class Controls {
     this.ui.hint.addEventListener('click', () => void this.run('hint'));
     this.coachCard = new CoachCard(this.ui.message.parentElement ?? document.body, (on) => void this.run(on ? 'coach' : 'coach-stop'), this.ui.message);
     void this.renderShortcuts().catch(() => undefined);
-    const local = await chrome.storage.local.get(SETTINGS_STORAGE_KEY);
+    const local = await browser.storage.local.get(SETTINGS_STORAGE_KEY);
     this.settings = normalizeSettings(local[SETTINGS_STORAGE_KEY]);
     this.renderSettings();
-    chrome.storage.onChanged.addListener((changes, area) => {
+    browser.storage.onChanged.addListener((changes, area) => {
       if (area === 'session' && this.tabId !== null) {
         const key = statusKey(this.tabId);
         if (key in changes) this.acceptStatus(changes[key].newValue);
@@ -169,7 +172,7 @@ export class Controls {
       return;
     }
     const key = statusKey(tabId);
-    const stored = (await chrome.storage.session.get(key))[key];
+    const stored = (await browser.storage.session.get(key))[key];
     if (this.tabId !== tabId) return; // switched again meanwhile
     this.acceptStatus(stored);
     void this.checkPermission();
@@ -310,7 +313,7 @@ export class Controls {
   private async saveSettings(change: Partial<Settings>): Promise<void> {
     this.settings = normalizeSettings({ ...this.settings, ...change });
     this.renderSettings();
-    await chrome.storage.local.set({ [SETTINGS_STORAGE_KEY]: this.settings });
+    await browser.storage.local.set({ [SETTINGS_STORAGE_KEY]: this.settings });
   }
 
   private wireSettings(): void {
@@ -336,29 +339,19 @@ export class Controls {
 
   // ------------------------------------------------------------------------- permission, shortcuts
 
-  private async checkPermission(): Promise<void> {
-    const tabId = this.tabId;
-    if (tabId === null) return;
-    let url: string | undefined;
-    try {
-      url = (await chrome.tabs.get(tabId)).url;
-    } catch {
-      url = undefined;
-    }
-    const pattern = originPattern(url);
-    if (!pattern) {
-      this.ui.permission.hidden = true;
-      return;
-    }
-    const granted = await chrome.permissions.contains({ origins: [pattern] });
-    if (this.tabId !== tabId) return;
-    this.ui.permission.hidden = granted;
+  /** Show the permission prompt: what to allow, and a button that asks the browser for `origins`. */
+  private askFor(text: string, label: string, origins: string[]): void {
+    this.ui.permissionText.textContent = text;
+    this.ui.allow.textContent = label;
+    this.ui.permission.hidden = false;
+    // permissions.request must run in the click itself (a user gesture), before anything is awaited.
     this.ui.allow.onclick = () => {
-      chrome.permissions.request({ origins: [pattern] }).then(
+      browser.permissions.request({ origins }).then(
         (ok) => {
-          this.ui.permission.hidden = ok;
           if (!ok) this.commandError = t('errPermissionDenied');
+          else if (this.commandError === t('errPermissionDenied')) this.commandError = '';
           this.render();
+          void this.checkPermission();
         },
         (err: unknown) => {
           this.commandError = err instanceof Error ? err.message : String(err);
@@ -368,16 +361,46 @@ export class Controls {
     };
   }
 
-  /** The shortcuts as the user has them (chrome://extensions/shortcuts can change them). */
+  /**
+   * Host access: first the sites the build declares (the manifest's host permissions: Chrome grants them
+   * at install, Firefox lets the user grant or withhold them; the store builds declare none, the test
+   * builds the loopback hosts), then the tab's own site (an optional permission, asked for per site).
+   */
+  private async checkPermission(): Promise<void> {
+    const tabId = this.tabId;
+    if (tabId === null) return;
+    const declared = browser.runtime.getManifest().host_permissions ?? [];
+    if (declared.length > 0 && !(await browser.permissions.contains({ origins: declared }))) {
+      if (this.tabId !== tabId) return;
+      this.askFor(t('permissionDeclaredText', permissionHosts(declared).join(', ')), t('permissionDeclaredAllow'), declared);
+      return;
+    }
+    let url: string | undefined;
+    try {
+      url = (await browser.tabs.get(tabId)).url;
+    } catch {
+      url = undefined;
+    }
+    const pattern = originPattern(url);
+    const granted = !pattern || (await browser.permissions.contains({ origins: [pattern] }));
+    if (this.tabId !== tabId) return;
+    if (!pattern || granted) {
+      this.ui.permission.hidden = true;
+      return;
+    }
+    this.askFor(t('permissionText'), t('permissionAllow'), [pattern]);
+  }
+
+  /** The shortcuts as the user has them (the browser's shortcuts page can change them). */
   private async renderShortcuts(): Promise<void> {
-    const commands = await chrome.commands.getAll();
+    const commands = await browser.commands.getAll();
     for (const element of document.querySelectorAll<HTMLElement>('.shortcut[data-command]')) {
       const command = commands.find((c) => c.name === element.dataset.command);
       if (!command) continue;
       const keys = shortcutKeys(command.shortcut);
       if (keys.length === 0) {
         element.textContent = t('noKeyFor');
-        element.title = t('setKeyHint');
+        element.title = t('setKeyHint', SHORTCUTS_PAGE);
         continue;
       }
       const parts: (Node | string)[] = [];

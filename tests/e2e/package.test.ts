@@ -1,7 +1,7 @@
 /**
  * What the builds contain (runs after `npm run build` and `npm run build:e2e`, no browser):
- * the store package (dist/ and release/*.zip) carries no test-only host; the test build (dist-e2e/) is the
- * same extension plus the loopback hosts; no build names a standing host.
+ * the store packages (dist/, dist-firefox/ and both release/*.zip) carry no test-only host; the test builds
+ * (dist-e2e/, dist-e2e-firefox/) are the same extensions plus the loopback hosts; no build names a standing host.
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,25 +21,31 @@ function manifestOf(dir: string): BuiltManifest {
   return JSON.parse(readFileSync(join(REPO_ROOT, dir, 'manifest.json'), 'utf8')) as BuiltManifest;
 }
 
-function releaseZip(): string {
+function releaseZip(browser: 'chrome' | 'firefox'): string {
   const dir = join(REPO_ROOT, 'release');
   const zips = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.zip')) : [];
   const { version } = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
-  const name = `2048-autopilot-${version}.zip`;
+  const name = `2048-autopilot-${version}-${browser}.zip`;
   expect(zips).toContain(name);
   return join(dir, name);
 }
 
-describe('the store package', () => {
-  it('dist/manifest.json has no loopback host and no standing host access', () => {
-    const manifest = manifestOf('dist');
+/** Each store build and its test build. */
+const BUILDS = [
+  { browser: 'chrome', store: 'dist', test: 'dist-e2e' },
+  { browser: 'firefox', store: 'dist-firefox', test: 'dist-e2e-firefox' },
+] as const;
+
+describe.each(BUILDS)('the $browser store package', ({ browser, store }) => {
+  it(`${store}/manifest.json has no loopback host and no standing host access`, () => {
+    const manifest = manifestOf(store);
     expect(JSON.stringify(manifest)).not.toMatch(LOOPBACK);
     expect(manifest.host_permissions ?? []).toEqual([]);
     expect(manifest.permissions).toContain('activeTab');
   });
 
-  it('the release zip has no loopback host in any file', () => {
-    const files = unzipSync(readFileSync(releaseZip()));
+  it(`the ${browser} release zip has no loopback host in any file`, () => {
+    const files = unzipSync(readFileSync(releaseZip(browser)));
     expect(Object.keys(files)).toContain('manifest.json');
     for (const [name, bytes] of Object.entries(files)) {
       if (!/\.(json|js|html|css)$/.test(name)) continue;
@@ -50,14 +56,14 @@ describe('the store package', () => {
 
 describe('the main world', () => {
   it('has no file of its own in the builds (the agent is a function injected with its arguments)', () => {
-    for (const dir of ['dist', 'dist-e2e']) expect(existsSync(join(REPO_ROOT, dir, 'src/page/main-world.js'))).toBe(false);
+    for (const dir of BUILDS.flatMap((b) => [b.store, b.test])) expect(existsSync(join(REPO_ROOT, dir, 'src/page/main-world.js'))).toBe(false);
   });
 });
 
-describe('the test build', () => {
-  it('dist-e2e/ is the store extension plus the loopback hosts', () => {
-    const store = manifestOf('dist');
-    const test = manifestOf('dist-e2e');
+describe.each(BUILDS)('the $browser test build', ({ store: storeDir, test: testDir }) => {
+  it(`${testDir}/ is the store extension plus the loopback hosts`, () => {
+    const store = manifestOf(storeDir);
+    const test = manifestOf(testDir);
     expect(test.host_permissions).toEqual([...(store.host_permissions ?? []), 'http://127.0.0.1/*', 'http://localhost/*']);
     const { host_permissions: _a, ...storeRest } = store;
     const { host_permissions: _b, ...testRest } = test;

@@ -124,6 +124,8 @@ describe('side panel', () => {
       const text = readFileSync(path, 'utf8');
       await session.inExtension(() => chrome.storage.local.remove('games'), null);
       await expect.poll(() => panel.locator('#games-table tbody tr').count()).toBe(0);
+      // The message of the previous import must not answer for this one.
+      await panel.evaluate(() => (document.getElementById('io-message')!.textContent = ''));
       await panel.locator('#import').setInputFiles({ name: `games.${ext}`, mimeType: ext === 'json' ? 'application/json' : 'text/csv', buffer: Buffer.from(text) });
       await expect.poll(() => panel.locator('#io-message').innerText()).toMatch(/Imported 1 games \(0 skipped/);
       expect(await storedGames()).toEqual(before);

@@ -90,32 +90,51 @@ describe('fixture pages', () => {
 });
 
 describe('play2048-like powerups', () => {
-  it('an undo is a desync the run recovers from; a powerup selection pauses with a message', async () => {
+  it('an undo in the middle of a move is a desync the run recovers from; a powerup selection pauses with a message', async () => {
     const game = await session.openGame('/pages/play2048-like/');
     const popup = await session.openPopup(game.tabId);
     await clickButton(popup, 'Solve');
     const started = await session.waitForStatus(game.tabId, (s) => s.running && s.moves >= 5, { what: 'five moves', timeoutMs: 30_000 });
     expect(started.adapter).toBe('store');
+    expect(started.desyncs).toBe(0);
 
-    // The game's own Undo powerup, used behind the autopilot's back (not a trusted input: no takeover).
-    // (A string, so the test runner does not rewrite the page-side dynamic import.)
-    const storeCall = (method: 'undo' | 'startSwap'): Promise<boolean> =>
-      game.page.evaluate(`import('/pages/play2048-like/assets/index-Dq3x7Kfa.js').then((m) => m.g.${method}())`);
-    expect(await storeCall('undo')).toBe(true);
+    // The page's game module (a string, so the test runner does not rewrite the page-side dynamic import).
+    const store = "import('/pages/play2048-like/assets/index-Dq3x7Kfa.js').then((m) => m.g)";
+    const cellsOf = '(o) => o.board.flat().map((tile) => (tile ? tile.value : 0))';
+    const gameCells = (): Promise<number[]> =>
+      game.page.evaluate(`${store}.then((g) => { let cells = []; g.subscribe((o) => (cells = (${cellsOf})(o)))(); return cells; })`);
+
+    // The game's own Undo powerup, used behind the autopilot's back (not a trusted input: no takeover), at
+    // the one moment that makes it a desync whatever the timing: the autopilot's next move reaches the game
+    // and the game undoes its last move instead. The board the autopilot then sees is the board before the
+    // one it read, never one move later, so the check after the move must count it.
+    const undone = await game.page.evaluate(`${store}.then((g) => new Promise((resolve) => {
+      const move = g.move;
+      g.move = function () {
+        g.move = move;
+        resolve(g.undo());
+      };
+    }))`);
+    expect(undone).toBe(true);
     const recovered = await session.waitForStatus(game.tabId, (s) => s.desyncs >= 1 && s.moves >= started.moves + 3, {
       what: 'the undo counted as a desync and play going on',
-      timeoutMs: 20_000,
+      timeoutMs: 30_000,
     });
     expect(recovered.state).not.toBe('error');
+    expect(recovered.running).toBe(true);
+    expect(recovered.desyncs).toBe(1);
 
     // A powerup selection is a state the autopilot does not play: it pauses and says why.
-    expect(await storeCall('startSwap')).toBe(true);
+    expect(await game.page.evaluate(`${store}.then((g) => g.startSwap())`)).toBe(true);
     const paused = await session.waitForStatus(game.tabId, (s) => s.state === 'paused', { what: 'the pause', timeoutMs: 10_000 });
     expect(paused.running).toBe(false);
     expect(paused.message ?? '').toMatch(/powerup/i);
     await waitForPopupText(popup, /powerup/i, { timeoutMs: 5_000 });
     const movesPaused = paused.moves;
     await sleep(800);
-    expect((await session.status(game.tabId))?.moves).toBe(movesPaused);
+    const rest = await session.status(game.tabId);
+    expect(rest?.moves).toBe(movesPaused);
+    // After the undo the autopilot went on from the board the page showed: at rest both boards are one.
+    expect(rest?.board?.cells).toEqual(await gameCells());
   });
 });

@@ -45,7 +45,8 @@ export function readingFromSnapshot(snapshot: StoreSnapshot): BoardReading {
       break;
     default:
       status = 'unknown';
-      note = `the game is in a state the autopilot does not play ("${snapshot.state}")`;
+      // Fixed wording: the state name comes from the page, which must not write into the popup.
+      note = /powerup/i.test(snapshot.state) ? 'a powerup selection is open: finish it by hand' : 'the game is in a state the autopilot does not play';
   }
   const reading: BoardReading = { grid: { rows, cols, cells }, score: snapshot.score, status };
   return note ? { ...reading, note } : reading;

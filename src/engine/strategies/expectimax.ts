@@ -30,9 +30,17 @@ const F01 = Math.fround(0.1);
 /** The float32 nearest 0.0001, as the reference compares its float cumulative probability with it. */
 const PROB_THRESHOLD = Math.fround(0.0001);
 const CACHE_DEPTH_LIMIT = 15;
-const CHECK_EVERY = 4096;
+/** The 4x4 search reads the clock every this many move executions (~1 ms of work in TypeScript), so the
+ *  time between two checks does not depend on the shape of the tree. */
+const CHECK_EXECUTIONS = 32_768;
 const CHECK_EVERY_GENERAL = 128;
 const DEFAULT_TIME_MS = 100;
+
+/** options.maxNodes: the move executions a timed search may do in all (Infinity when not given). */
+function nodeBudget(options: SearchOptions | undefined): number {
+  const n = options?.maxNodes;
+  return n !== undefined && Number.isFinite(n) && n >= 0 ? Math.floor(n) : Infinity;
+}
 const MAX_DEPTH = 12;
 const REFERENCE_TT_LOG2 = 16;
 
@@ -42,12 +50,17 @@ let curDepth = 0;
 let executions = 0;
 let deadline = Infinity;
 let stopped = false;
-let countdown = CHECK_EVERY;
+let countdown = CHECK_EVERY_GENERAL;
+/** 4x4: the executions at which the next check comes. */
+let nextCheck = CHECK_EXECUTIONS;
+/** Move executions this root search may do before it is abandoned (options.maxNodes). */
+let executionLimit = Infinity;
 let searchSignal: AbortSignal | undefined;
 
 function poll(): void {
-  countdown = gRows === 4 && gCols === 4 ? CHECK_EVERY : CHECK_EVERY_GENERAL;
-  if (searchSignal?.aborted || now() > deadline) stopped = true;
+  countdown = CHECK_EVERY_GENERAL;
+  nextCheck = Math.min(executions + CHECK_EXECUTIONS, executionLimit + 1);
+  if (executions > executionLimit || searchSignal?.aborted || now() > deadline) stopped = true;
 }
 
 // ---- 4x4 bitboard search ----
@@ -76,7 +89,7 @@ function heuristic4(lo: number, hi: number): number {
 
 function chance4(lo: number, hi: number, cprob: number): number {
   if (cprob < PROB_THRESHOLD || curDepth >= depthLimit) return heuristic4(lo, hi);
-  if (--countdown <= 0) poll();
+  if (executions >= nextCheck) poll();
   if (stopped) return 0;
   if (curDepth < CACHE_DEPTH_LIMIT) {
     const cached = ttGet(lo, hi, curDepth);
@@ -287,7 +300,7 @@ function hashB(board: Uint8Array): number {
 
 function chanceG(board: Uint8Array, cprob: number): number {
   // Nodes are costly on big boards: leaves count towards the next deadline check too.
-  if (--countdown <= 0) poll();
+  if (--countdown <= 0 || executions > executionLimit) poll();
   if (stopped) return 0;
   if (cprob < PROB_THRESHOLD || curDepth >= depthLimit) return heuristicG(board);
   const ka = hashA(board);
@@ -388,6 +401,8 @@ interface SearchContext {
   deadline: number;
   signal: AbortSignal | undefined;
   executions: number;
+  /** Move executions the whole search may do (options.maxNodes); Infinity: no budget. */
+  maxExecutions: number;
 }
 
 /** Search one root move at depth limit `limit`; NaN when stopped (deadline or abort). */
@@ -396,12 +411,16 @@ function searchRoot(board: Board, dir: number, limit: number, context: SearchCon
   deadline = context.deadline;
   searchSignal = context.signal;
   stopped = false;
-  countdown = board.bitboard ? CHECK_EVERY : CHECK_EVERY_GENERAL;
+  countdown = CHECK_EVERY_GENERAL;
+  executionLimit = Math.max(0, context.maxExecutions - context.executions);
+  nextCheck = Math.min(CHECK_EXECUTIONS, executionLimit + 1);
   executions = 0;
   gRows = board.rows;
   gCols = board.cols;
   if (board.core) {
+    board.core.setExecutionLimit(executionLimit);
     const v = board.core.searchRoot(board.lo >>> 0, board.hi >>> 0, dir, limit, context.deadline, true, 0);
+    board.core.setExecutionLimit(Infinity);
     context.executions += board.core.lastExecutions();
     searchSignal = undefined;
     return v;
@@ -445,7 +464,7 @@ export function referenceSearch(
   const values: number[] = [];
   const counts: number[] = [];
   for (let dir = 0; dir < 4; dir++) {
-    const context: SearchContext = { deadline: Infinity, signal: undefined, executions: 0 };
+    const context: SearchContext = { deadline: Infinity, signal: undefined, executions: 0, maxExecutions: Infinity };
     values.push(searchRoot(board, dir, limit, context));
     counts.push(context.executions);
   }
@@ -458,7 +477,7 @@ async function chooseMove(grid: Grid, options?: SearchOptions, signal?: AbortSig
   const board = boardOf(grid, ranks);
   const engine = engineOf(board);
   if (roots.length === 0) return choice('expectimax', {}, { depth: 0, nodes: 0, started, engine });
-  const context: SearchContext = { deadline: Infinity, signal, executions: 0 };
+  const context: SearchContext = { deadline: Infinity, signal, executions: 0, maxExecutions: Infinity };
 
   // Reference or fixed depth: one search, no deadline. Kept apart from deepen() on purpose: the reference
   // configuration reconfigures the table per root and searches the first root before any yield.
@@ -493,6 +512,8 @@ async function chooseMove(grid: Grid, options?: SearchOptions, signal?: AbortSig
     maxDepth: MAX_DEPTH,
     searchRoot(dir, depth, rootDeadline) {
       context.deadline = rootDeadline;
+      // Depth 1 always completes (there is always a move); deeper iterations stay within options.maxNodes.
+      context.maxExecutions = depth === 1 ? Infinity : nodeBudget(options);
       configureTable(board, options?.ttSizeLog2 ?? DEFAULT_TT_LOG2, false);
       const v = searchRoot(board, dir, depth, context);
       return Number.isNaN(v) ? undefined : v;
@@ -519,12 +540,23 @@ const WASM_TT_LOG2 = 21;
  *  posted, and a busy machine may not schedule the thread exactly at the deadline). */
 const DEADLINE_SHARE = 0.92;
 const DEADLINE_MARGIN_MS = 1;
+/** The hard stop never comes before this share of the budget, however late the thread has been. */
+const MIN_DEADLINE_SHARE = 0.75;
+/**
+ * How late this thread has come back from a search stopped at its hard stop (ms): on a busy machine the
+ * thread may be descheduled for tens of ms just when the deadline passes. A decaying maximum (up at once,
+ * down by LATENESS_DECAY per stopped search); the hard stop comes that much before the budget's end.
+ */
+let lateness = 0;
+const LATENESS_DECAY = 0.9;
 /** The best move's search costs about this many times an average root move's. */
 const PV_SHARE = 1.5;
 /** Iterations of at least this many move executions tell how the work grows per layer. */
 const GROWTH_SAMPLE_MIN = 20_000;
 /** The lowest probability cut-off spendBudget goes to when the tree is bounded by it. */
-const MIN_CUTOFF = 1e-7;
+const MIN_CUTOFF = 1e-9;
+/** The deepest layer spendBudget goes to (the core caches chance nodes down to layer 15). */
+const WASM_MAX_DEPTH = 16;
 /** Work growth per added layer, learnt over the searches of this thread (move executions ratio). */
 let growthEstimate = 6;
 /** Work growth when the cut-off is divided by 4, learnt the same way. */
@@ -552,7 +584,11 @@ async function spendBudget(
   started: number,
 ): Promise<MoveChoice> {
   core.ttConfigure(options?.ttSizeLog2 ?? WASM_TT_LOG2, false);
-  const deadline = started + timeMs * DEADLINE_SHARE - DEADLINE_MARGIN_MS;
+  // The hard stop: DEADLINE_SHARE of the budget, or earlier by the lateness seen lately, so that the answer
+  // comes within the budget even when the thread is descheduled at the deadline.
+  const stopShare = Math.max(MIN_DEADLINE_SHARE * timeMs, Math.min(timeMs * DEADLINE_SHARE - DEADLINE_MARGIN_MS, timeMs - DEADLINE_MARGIN_MS - lateness));
+  const deadline = started + stopShare;
+  const maxExecutions = nodeBudget(options);
   const lo = board.lo >>> 0;
   const hi = board.hi >>> 0;
   let order = [...roots];
@@ -574,9 +610,15 @@ async function spendBudget(
     let interrupted = false;
     for (const dir of order) {
       await yieldToEventLoop(signal);
+      // Depth 1 always completes; deeper, the search is abandoned at the hard stop or past options.maxNodes.
+      const budgeted = depth > 1 && maxExecutions !== Infinity;
+      if (budgeted) core.setExecutionLimit(Math.max(0, maxExecutions - executions));
       const v = core.searchRoot(lo, hi, dir, depth, depth === 1 ? Infinity : deadline, false, cutoff);
+      if (budgeted) core.setExecutionLimit(Infinity);
       executions += core.lastExecutions();
       if (Number.isNaN(v)) {
+        const late = now() - deadline;
+        if (late >= 0) lateness = Math.max(late, lateness * LATENESS_DECAY);
         interrupted = true;
         break;
       }
@@ -626,7 +668,7 @@ async function spendBudget(
     const layerGrowth = lastStep === 'layer' && previous >= GROWTH_SAMPLE_MIN && last > previous ? Math.max(growthEstimate, last / previous) : growthEstimate;
     // When the probability cut-off bounds the tree (the work stopped growing) a layer adds nothing.
     const saturated = depth >= 3 && last >= GROWTH_SAMPLE_MIN && last <= previous * 1.1;
-    if (!saturated && depth < MAX_DEPTH && fits(layerGrowth)) {
+    if (!saturated && depth < WASM_MAX_DEPTH && fits(layerGrowth)) {
       depth++;
       lastStep = 'layer';
     } else if (depth >= 3 && cutoff >= MIN_CUTOFF && fits(cutoffGrowthEstimate)) {

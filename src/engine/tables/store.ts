@@ -16,6 +16,11 @@ export const TABLE_FORMAT_VERSION = 1;
 const MAGIC = [0x32, 0x30, 0x34, 0x38, 0x45, 0x47, 0x54, 0x00];
 const HEADER_BYTES = 8 + 7 * 4;
 
+/** The name a stored table goes by (a file name in the CLI, a key in IndexedDB): spec and format version. */
+export function tableKey(spec: TableSpec): string {
+  return `${spec.formation}-goal${2 ** spec.goal}-sum${spec.maxSum}-v${TABLE_FORMAT_VERSION}`;
+}
+
 export class TableStoreError extends Error {
   override name = 'TableStoreError';
 }

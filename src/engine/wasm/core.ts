@@ -23,6 +23,9 @@ export interface WasmCore {
   /** Part of a root move: only the root spawn cells in the bit mask `cells`; the unnormalised sum. */
   searchCells(lo: number, hi: number, dir: number, limit: number, cells: number, stopAt: number, fresh: boolean | number, cutoff: number): number;
   lastExecutions(): number;
+  /** Budget of move executions for the following searches: past it a search is abandoned (NaN), checked
+   *  deterministically; Infinity = none. */
+  setExecutionLimit(limit: number): void;
 }
 
 const EXPORTS = [
@@ -37,6 +40,7 @@ const EXPORTS = [
   'searchRoot',
   'searchCells',
   'lastExecutions',
+  'setExecutionLimit',
 ] as const;
 
 function clock(): number {

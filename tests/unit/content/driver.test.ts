@@ -101,6 +101,8 @@ interface HarnessOptions {
   /** Solver delay in ms. */
   solverDelayMs?: number;
   settings?: Partial<Settings>;
+  /** The content script's "is my extension still there" (default: always). */
+  alive?: () => boolean;
 }
 
 function harness(options: HarnessOptions = {}): Harness {
@@ -162,6 +164,7 @@ function harness(options: HarnessOptions = {}): Harness {
     adapters: options.adapters ?? [factory],
     sendMessage,
     measure: false,
+    ...(options.alive ? { alive: options.alive } : {}),
     timing: { settleTimeoutMs: 20, retryBackoffMs: [5, 10, 20], solverRetryMs: [5, 10, 20] },
   };
   h.driver = new Driver(env, { ...SETTINGS, ...options.settings });
@@ -405,5 +408,54 @@ describe('driver', () => {
     await until(() => h.driver.getStatus().state === 'paused');
     expect(h.driver.getStatus().message).toContain('powerupSelection');
     expect(h.game.keys).toEqual([]);
+  });
+});
+
+describe('driver lifecycle', () => {
+  const big = (): Grid => grid([[2, 0, 0, 0], [0, 0, 0, 0], [0, 0, 2, 0], [0, 0, 0, 0]]);
+
+  it('pagehide stops the run at once and records its game; nothing resumes afterwards', async () => {
+    const h = harness({ board: big(), solverDelayMs: 5 });
+    await command(h.driver, 'solve', SETTINGS);
+    await until(() => h.game.keys.length >= 3);
+    h.driver.pageHidden();
+    expect(h.records).toHaveLength(1);
+    expect(h.records[0]).toMatchObject({ outcome: 'stopped' });
+    await until(() => !h.driver.isRunning && h.last().state === 'idle');
+    const keys = h.game.keys.length;
+    await new Promise((r) => setTimeout(r, 60));
+    expect(h.game.keys.length).toBe(keys);
+    // The loop's own end reports the same game again: one game id across every record.
+    expect(new Set(h.records.map((r) => r.gameId)).size).toBe(1);
+  });
+
+  it('sends no key once its extension is gone (an orphaned content script)', async () => {
+    let alive = true;
+    const h = harness({ board: big(), solverDelayMs: 5, alive: () => alive });
+    await command(h.driver, 'solve', SETTINGS);
+    await until(() => h.game.keys.length >= 2);
+    alive = false;
+    const keys = h.game.keys.length;
+    await until(() => !h.driver.isRunning);
+    await new Promise((r) => setTimeout(r, 60));
+    // At most the move whose key was already on its way when the extension went.
+    expect(h.game.keys.length).toBeLessThanOrEqual(keys + 1);
+    const settled = h.game.keys.length;
+    await new Promise((r) => setTimeout(r, 60));
+    expect(h.game.keys.length).toBe(settled);
+  });
+
+  it('a game stopped and then played to its end is one game: every record carries its id and the last has every move', async () => {
+    const h = harness({ board: grid([[2, 4, 2], [4, 2, 4], [0, 0, 0]]) });
+    await command(h.driver, 'step', SETTINGS);
+    await command(h.driver, 'solve', SETTINGS);
+    await command(h.driver, 'stop', SETTINGS);
+    await until(() => !h.driver.isRunning);
+    await command(h.driver, 'solve', SETTINGS);
+    await until(() => h.last().state === 'over');
+    const ids = new Set(h.records.map((r) => r.gameId));
+    expect(ids.size).toBe(1);
+    const last = h.records[h.records.length - 1];
+    expect(last).toMatchObject({ outcome: 'over', moves: h.game.keys.length });
   });
 });

@@ -341,7 +341,11 @@ describe('main-world bridge', () => {
     store.sanitize();
     await new Promise((r) => setTimeout(r, 0));
     expect(adapter.readBoard().status).toBe('unknown');
-    expect(adapter.readBoard().note).toContain('powerupSelection');
+    // Fixed wording: the page's own state name never reaches the popup.
+    expect(adapter.readBoard().note).toBe('a powerup selection is open: finish it by hand');
+    game.state = '<img src=x onerror=alert(1)>'.repeat(100);
+    store.sanitize();
+    expect(adapter.readBoard().note).toBe('the game is in a state the autopilot does not play');
     game.state = 'gameWon';
     store.sanitize();
     expect(adapter.readBoard().status).toBe('won');

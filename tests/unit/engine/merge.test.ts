@@ -59,6 +59,13 @@ describe('mergeChoices', () => {
     expect(merged.valuesByDepth).toEqual([{}, { right: 1, down: 0.5 }]);
   });
 
+  it('says which engine searched: wasm only when every part did, ts when one did not, nothing when none said', () => {
+    expect(mergeChoices([part({ engine: 'wasm' }), part({ engine: 'wasm' })]).engine).toBe('wasm');
+    expect(mergeChoices([part({ engine: 'wasm' }), part({ engine: 'ts' })]).engine).toBe('ts');
+    expect(mergeChoices([part({ engine: 'wasm' }), part({})]).engine).toBe('ts');
+    expect('engine' in mergeChoices([part({}), part({})])).toBe(false);
+  });
+
   it('rejects nothing to merge and mixed strategies', () => {
     expect(() => mergeChoices([])).toThrow(RangeError);
     expect(() => mergeChoices([part({}), part({ strategy: 'greedy' })])).toThrow(RangeError);

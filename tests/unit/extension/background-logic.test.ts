@@ -76,7 +76,7 @@ describe('game log', () => {
     expect(next).toHaveLength(GAMES_CAP);
     expect(next[0]).toEqual(record(1));
     expect(next[next.length - 1]).toEqual(record(5_000));
-    expect(appendGame([record(1), record(2), record(3)], record(4), 2)).toEqual([record(3), record(4)]);
+    expect(appendGame([record(1), record(2), record(3)], record(4), { cap: 2 })).toEqual([record(3), record(4)]);
   });
 
   it('reads only valid records and statuses', () => {

@@ -102,7 +102,8 @@ describe('senders', () => {
   const origin = `chrome-extension://${id}/`;
   const popup = { id, url: `${origin}src/popup/index.html` };
   const content = { id, url: 'http://127.0.0.1:8080/classic/', tab: { id: 4 }, frameId: 0 };
-  const fits = (kind: keyof typeof PROTOCOL, sender: object): boolean => senderFits(PROTOCOL[kind].from, sender, id, origin);
+  const background = `${origin}service-worker-loader.js`;
+  const fits = (kind: keyof typeof PROTOCOL, sender: object): boolean => senderFits(PROTOCOL[kind].from, sender, { id, origin, background });
 
   it('takes popup commands only from our pages and content messages only from a tab’s top frame', () => {
     expect(fits('popup/command', popup)).toBe(true);
@@ -114,7 +115,24 @@ describe('senders', () => {
     expect(fits('content/status', { ...content, id: 'other' })).toBe(false);
     expect(fits('popup/command', { ...popup, id: 'other' })).toBe(false);
     expect(fits('offscreen/solve', { id: 'other' })).toBe(false);
-    expect(fits('offscreen/solve', { id })).toBe(true);
+    expect(fits('offscreen/solve', { id, url: background })).toBe(true);
+  });
+
+  it('takes solver-host messages and commands to a tab only from the background, never from a content script or the popup', () => {
+    const fromBackground = { id, url: background };
+    for (const kind of ['offscreen/solve', 'offscreen/cancel', 'content/command', 'content/ping'] as const) {
+      expect(fits(kind, fromBackground)).toBe(true);
+      expect(fits(kind, content)).toBe(false);
+      expect(fits(kind, popup)).toBe(false);
+      expect(fits(kind, { id })).toBe(false);
+      expect(fits(kind, { ...fromBackground, tab: { id: 4 } })).toBe(false);
+    }
+    // Where the manifest cannot be read (the offscreen document): our script-only sender, not a page, not a tab.
+    expect(senderFits('background', fromBackground, { id, origin })).toBe(true);
+    expect(senderFits('background', popup, { id, origin })).toBe(false);
+    expect(senderFits('background', content, { id, origin })).toBe(false);
+    expect(senderFits('background', { ...content, url: 'http://127.0.0.1/evil.js' }, { id, origin })).toBe(false);
+    expect(senderFits('background', { ...fromBackground, tab: { id: 4 } }, { id, origin })).toBe(false);
   });
 
   it('turns any failure into an error reply', () => {
@@ -166,7 +184,8 @@ describe('replies', () => {
 });
 
 describe('dispatch (the one listener)', () => {
-  const own = { id: 'abc', origin: 'chrome-extension://abc/' };
+  const own = { id: 'abc', origin: 'chrome-extension://abc/', background: 'chrome-extension://abc/service-worker-loader.js' };
+  const fromBackground = { id: 'abc', url: own.background };
   const content = { id: 'abc', url: 'http://127.0.0.1/', tab: { id: 4 }, frameId: 0 };
   const handlers: Handlers<'content'> = {
     'content/ping': () => ({ version: 7 }),
@@ -176,8 +195,8 @@ describe('dispatch (the one listener)', () => {
   };
 
   it('answers its own kinds with the handler’s reply or error', async () => {
-    await expect(dispatch('content', handlers, { kind: 'content/ping' }, own, own)).resolves.toEqual({ ok: true, version: 7 });
-    await expect(dispatch('content', handlers, { kind: 'content/command', command: 'hint', settings: DEFAULT_SETTINGS }, own, own)).resolves.toEqual({
+    await expect(dispatch('content', handlers, { kind: 'content/ping' }, fromBackground, own)).resolves.toEqual({ ok: true, version: 7 });
+    await expect(dispatch('content', handlers, { kind: 'content/command', command: 'hint', settings: DEFAULT_SETTINGS }, fromBackground, own)).resolves.toEqual({
       ok: false,
       error: 'No 2048 board found on this page',
     });
@@ -196,7 +215,7 @@ describe('dispatch (the one listener)', () => {
       ok: false,
       error: expect.stringMatching(/Refused/),
     });
-    await expect(dispatch('content', handlers, { kind: 'content/command', command: 'dance' }, own, own)).resolves.toMatchObject({
+    await expect(dispatch('content', handlers, { kind: 'content/command', command: 'dance' }, fromBackground, own)).resolves.toMatchObject({
       ok: false,
       error: expect.stringMatching(/Malformed message at command/),
     });

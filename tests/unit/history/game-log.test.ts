@@ -21,9 +21,9 @@ function replayOf(n: number, seed: number) {
 }
 
 const games: GameRecord[] = [
-  { site: 'a.test', adapter: 'classic', strategy: 'expectimax', score: 20_000, bestTile: 2048, moves: 900, ms: 60_000, desyncs: 0, endedAt: 1_700_000_000_000, outcome: 'won', replay: replayOf(50, 1) },
+  { gameId: 'g-1-abc', site: 'a.test', adapter: 'classic', strategy: 'expectimax', score: 20_000, bestTile: 2048, moves: 900, ms: 60_000, desyncs: 0, endedAt: 1_700_000_000_000, outcome: 'won', replay: replayOf(50, 1) },
   { site: 'b.test, "quoted"', adapter: 'geometry', strategy: 'expectimax', score: 8_000, bestTile: 512, moves: 500, ms: 30_000, desyncs: 1, endedAt: 1_700_000_100_000, outcome: 'over' },
-  { site: 'a.test', adapter: 'classic', strategy: 'random', score: null, bestTile: 128, moves: 120, ms: 2_000, desyncs: 0, endedAt: 1_700_000_200_000, outcome: 'stopped', replay: replayOf(30, 2) },
+  { gameId: 'g-2-def', site: 'a.test', adapter: 'classic', strategy: 'random', score: null, bestTile: 128, moves: 120, ms: 2_000, desyncs: 0, endedAt: 1_700_000_200_000, outcome: 'stopped', replay: replayOf(30, 2) },
   { site: 'a.test', adapter: 'classic', strategy: 'expectimax', score: 30_000, bestTile: 4096, moves: 1500, ms: 90_000, desyncs: 0, endedAt: 1_700_000_300_000, outcome: 'over' },
 ];
 
@@ -61,6 +61,15 @@ describe('history: export and import', () => {
     const back = importGames(exportCsv(games));
     expect(back.skipped).toBe(0);
     expect(back.games).toEqual(games);
+  });
+
+  it('CSV without the optional gameId column (an older export) still imports', () => {
+    const old = [games[1], games[3]];
+    const lines = exportCsv(old).trimEnd().split('\r\n').map((line) => line.slice(0, line.lastIndexOf(',')));
+    expect(lines[0].endsWith('replay')).toBe(true);
+    const back = importGames(lines.join('\r\n'));
+    expect(back.skipped).toBe(0);
+    expect(back.games).toEqual(old);
   });
 
   it('skips bad records with a count, and refuses a file that is not an export', () => {

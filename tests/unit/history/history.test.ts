@@ -145,8 +145,8 @@ describe('the stored game log', () => {
     const replay = recorder.finish()!;
     const size = JSON.stringify(replay).length;
     let log: GameRecord[] = [];
-    for (let i = 0; i < 10; i++) log = appendGame(log, record(replay, i), 300, size * 4);
+    for (let i = 0; i < 10; i++) log = appendGame(log, record(replay, i), { cap: 300, budget: size * 4 });
     expect(log.map((r) => r.endedAt)).toEqual([6, 7, 8, 9]);
-    expect(appendGame([], record(replay, 1), 300, 10)).toHaveLength(1);
+    expect(appendGame([], record(replay, 1), { cap: 300, budget: 10 })).toHaveLength(1);
   });
 });

@@ -25,7 +25,8 @@ let threshold: f32 = REFERENCE_THRESHOLD;
 const P9: f32 = <f32>0.9;
 const P1: f32 = <f32>0.1;
 const CACHE_DEPTH_LIMIT: i32 = 15;
-const CHECK_EVERY: i32 = 1024;
+/** The clock (and the execution budget) is read every this many move executions: ~0.1 ms of work. */
+const CHECK_EXECUTIONS: u64 = 8192;
 const PROBE_LIMIT: u32 = 12;
 /** 2^21 entries of 16 bytes = 32 MiB: the reference positions need 2^20 at most (half full). */
 const MAX_TT_LOG2: u32 = 21;
@@ -301,16 +302,39 @@ let curDepth: i32 = 0;
 let executions: u64 = 0;
 let deadline: f64 = Infinity;
 let stopped = false;
-let countdown: i32 = CHECK_EVERY;
+let nextCheck: u64 = CHECK_EXECUTIONS;
+/** Move executions a search may do before it is abandoned (setExecutionLimit; about u64 max = none). */
+let executionLimit: u64 = U64.MAX_VALUE - 1;
 
+/** Abandon the search once the clock passes the deadline or the executions pass their budget. Checked by
+ *  executions, not nodes, so the time between two checks does not depend on the shape of the tree. */
 function poll(): void {
-  countdown = CHECK_EVERY;
-  if (hostNow() > deadline) stopped = true;
+  const next = executions + CHECK_EXECUTIONS;
+  nextCheck = next <= executionLimit ? next : executionLimit + 1;
+  if (executions > executionLimit || hostNow() > deadline) stopped = true;
+}
+
+/**
+ * Budget of move executions for the following searches (searchRoot, searchCells): a search that goes past
+ * it is abandoned (returns NaN) at the next chance node, deterministically (tests, reproducible runs).
+ * Infinity, NaN or a negative value: no budget.
+ */
+export function setExecutionLimit(limit: f64): void {
+  executionLimit = limit >= 0 && limit < 1.8e19 ? <u64>limit : U64.MAX_VALUE - 1;
+}
+
+function startSearch(limit: i32, cutoff: f32, stopAt: f64): void {
+  depthLimit = limit;
+  threshold = cutoff > 0 ? cutoff : REFERENCE_THRESHOLD;
+  curDepth = 0;
+  deadline = stopAt;
+  stopped = false;
+  nextCheck = executionLimit < CHECK_EXECUTIONS ? executionLimit + 1 : CHECK_EXECUTIONS;
 }
 
 function chance(b: u64, cprob: f32): f32 {
   if (cprob < threshold || curDepth >= depthLimit) return heuristicOf(b);
-  if (--countdown <= 0) poll();
+  if (executions >= nextCheck) poll();
   if (stopped) return 0;
   const remaining = <u32>(depthLimit - curDepth);
   const cache = curDepth < CACHE_DEPTH_LIMIT;
@@ -435,12 +459,7 @@ export function searchRoot(lo: u32, hi: u32, dir: i32, limit: i32, stopAt: f64, 
   executions = 0;
   if (nb == boardOf(lo, hi)) return 0;
   if (fresh) ttNewGeneration();
-  depthLimit = limit;
-  threshold = cutoff > 0 ? cutoff : REFERENCE_THRESHOLD;
-  curDepth = 0;
-  deadline = stopAt;
-  stopped = false;
-  countdown = CHECK_EVERY;
+  startSearch(limit, cutoff, stopAt);
   const v = chance(nb, 1);
   if (stopped) return NaN;
   return <f32>(<f64>v + 1e-6);
@@ -464,12 +483,7 @@ export function searchCells(lo: u32, hi: u32, dir: i32, limit: i32, cells: u32, 
   executions = 0;
   if (b == boardOf(lo, hi)) return 0;
   if (fresh) ttNewGeneration();
-  depthLimit = limit;
-  threshold = cutoff > 0 ? cutoff : REFERENCE_THRESHOLD;
-  curDepth = 0;
-  deadline = stopAt;
-  stopped = false;
-  countdown = CHECK_EVERY;
+  startSearch(limit, cutoff, stopAt);
   let mask = emptyMask(b);
   const open = <f32>(<i32>popcnt(mask));
   const p = <f32>1 / open;

@@ -1,0 +1,78 @@
+/**
+ * The background's answers to its message kinds, as a handler table built from its dependencies (no
+ * chrome.* here), so that the routing rules are tested through the protocol's own `dispatch`:
+ *
+ * - a tab's solver requests go to the tab's own channel, named from `sender.tab.id` (which the browser
+ *   sets), never from anything the content script wrote: a tab replaces and cancels only its own search;
+ * - the solver's options are built anew from the narrow tab schema (time, depth, playouts, seed), with
+ *   the table size left to the engine's default: nothing else a tab sent reaches the solver host;
+ * - status texts are bounded before they are stored (the popup shows them).
+ */
+import { boundText } from '../shared/messages';
+import type { Command, GameRecord, Handlers, ReplyOf, RunStatus, SenderInfo, TabSearchOptions } from '../shared/messages';
+import type { SearchOptions } from '../engine/types';
+import type { SolverHost } from '../solver/host';
+
+export interface BackgroundDeps {
+  readonly solverHost: SolverHost;
+  runCommand(tabId: number, command: Command): Promise<ReplyOf<'popup/command'>>;
+  saveStatus(tabId: number, status: RunStatus, sender: SenderInfo): Promise<void>;
+  recordGame(record: GameRecord): Promise<void>;
+}
+
+/** The tab of a content script's message (the protocol accepts those kinds only from a tab's top frame). */
+export function senderTab(sender: SenderInfo): number {
+  const tabId = sender.tab?.id;
+  if (tabId === undefined) throw new Error('A content message without a tab');
+  return tabId;
+}
+
+/** The solver channel of a tab: a newer search of the tab replaces its older one, other tabs run side by side. */
+export function tabChannel(sender: SenderInfo): string {
+  return `tab:${senderTab(sender)}`;
+}
+
+/** The solver's options for a tab's request, field by field from the narrow schema (nothing passed through). */
+export function solverOptions(options: TabSearchOptions): SearchOptions {
+  // No table size, root-move split or reference mode: the engine's defaults and the pool's own split.
+  const out: { -readonly [K in keyof SearchOptions]: SearchOptions[K] } = {};
+  if (options.timeMs !== undefined) out.timeMs = options.timeMs;
+  if (options.depth !== undefined) out.depth = options.depth;
+  if (options.playouts !== undefined) out.playouts = options.playouts;
+  if (options.seed !== undefined) out.seed = options.seed;
+  return out;
+}
+
+/** A status as it is stored: its texts bounded. */
+export function storedStatus(status: RunStatus): RunStatus {
+  const out: RunStatus = { ...status };
+  if (out.message !== undefined) out.message = boundText(out.message);
+  if (out.note !== undefined) out.note = boundText(out.note);
+  return out;
+}
+
+export function backgroundHandlers(deps: BackgroundDeps): Handlers<'background'> {
+  return {
+    'popup/command': (request) => deps.runCommand(request.tabId, request.command),
+    'content/status': async (request, sender) => {
+      await deps.saveStatus(senderTab(sender), storedStatus(request.status), sender);
+      return {};
+    },
+    'content/game-finished': async (request) => {
+      await deps.recordGame(request.record);
+      return {};
+    },
+    'solver/request': (request, sender) =>
+      deps.solverHost.solve({
+        requestId: request.requestId,
+        strategy: request.strategy,
+        board: request.board,
+        options: solverOptions(request.options),
+        channel: tabChannel(sender),
+      }),
+    'solver/cancel': async (request, sender) => {
+      await deps.solverHost.cancel(request.requestId, tabChannel(sender));
+      return {};
+    },
+  };
+}

@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { GameTally } from '../../../src/content/game-tally';
+import { appendGame } from '../../../src/background/logic';
+import { initialStatus } from '../../../src/shared/messages';
+import type { GameRecord } from '../../../src/shared/messages';
+import type { Grid } from '../../../src/engine/types';
+
+const STATUS = { ...initialStatus('expectimax', 0), site: 'x.test' };
+const board = (cells: number[]): Grid => ({ rows: 2, cols: 2, cells });
+
+describe('GameTally: one id per game', () => {
+  it('keeps the game across a stop, and counts every move of it', () => {
+    const tally = new GameTally();
+    tally.observe(board([2, 0, 0, 2]), 0);
+    tally.count(0, false);
+    const stopped = tally.finish('stopped', STATUS, 'expectimax', 'fake', 10);
+    tally.observe(board([4, 2, 0, 0]), 20);
+    tally.count(4, false);
+    const over = tally.finish('over', STATUS, 'expectimax', 'fake', 30);
+    expect(stopped?.gameId).toBeDefined();
+    expect(over?.gameId).toBe(stopped?.gameId);
+    expect(over?.moves).toBe(2);
+  });
+
+  it('keeps recording the replay across a stop: the last record holds every move of the game', () => {
+    const tally = new GameTally();
+    const a = board([2, 0, 0, 2]);
+    const b = board([4, 0, 2, 0]);
+    const c = board([4, 2, 0, 2]);
+    tally.observe(a, 0);
+    tally.count(0, false, { before: a, move: 'left', after: b, thinkMs: 5 });
+    const stopped = tally.finish('stopped', STATUS, 'expectimax', 'fake', 10);
+    tally.observe(b, 20);
+    tally.count(0, false, { before: b, move: 'down', after: c, thinkMs: 6 });
+    const over = tally.finish('over', STATUS, 'expectimax', 'fake', 30);
+    expect(stopped?.replay?.n).toBe(1);
+    expect(over?.replay?.n).toBe(2);
+    expect(over?.replay?.start).toEqual(a.cells);
+    // The game ended: the next one starts a fresh replay.
+    tally.observe(a, 40);
+    tally.count(0, false, { before: a, move: 'left', after: b, thinkMs: 5 });
+    expect(tally.finish('stopped', STATUS, 'expectimax', 'fake', 50)?.replay?.n).toBe(1);
+  });
+
+  it('starts a new game after one ended, and when the board holds less than before', () => {
+    const tally = new GameTally();
+    tally.observe(board([2, 2, 4, 8]), 0);
+    tally.count(0, false);
+    const first = tally.id;
+    tally.finish('over', STATUS, 'expectimax', 'fake', 1);
+    expect(tally.id).not.toBe(first);
+    const second = tally.id;
+    tally.count(0, false);
+    tally.observe(board([2, 0, 0, 2]), 2); // a new game was started by hand
+    expect(tally.id).not.toBe(second);
+    expect(tally.finish('stopped', STATUS, 'expectimax', 'fake', 3)).toBeNull();
+  });
+});
+
+describe('the game log records a game once', () => {
+  const record = (gameId: string | undefined, moves: number, outcome: GameRecord['outcome']): GameRecord => ({
+    ...(gameId ? { gameId } : {}),
+    site: 'x',
+    adapter: 'fake',
+    strategy: 'expectimax',
+    score: 0,
+    bestTile: 2,
+    moves,
+    ms: 0,
+    desyncs: 0,
+    endedAt: 0,
+    outcome,
+  });
+
+  it('replaces an earlier record of the same game, keeps other games', () => {
+    let log = appendGame([], record('g-1', 3, 'stopped'));
+    log = appendGame(log, record('g-2', 5, 'over'));
+    log = appendGame(log, record('g-1', 9, 'over'));
+    expect(log.map((r) => [r.gameId, r.moves, r.outcome])).toEqual([
+      ['g-2', 5, 'over'],
+      ['g-1', 9, 'over'],
+    ]);
+  });
+
+  it('leaves a known game as it is when asked to (the background’s fallback when a page went away)', () => {
+    const log = appendGame([record('g-1', 9, 'stopped')], record('g-1', 4, 'stopped'), { keepExisting: true });
+    expect(log).toEqual([record('g-1', 9, 'stopped')]);
+    expect(appendGame(log, record('g-3', 1, 'stopped'), { keepExisting: true })).toHaveLength(2);
+  });
+
+  it('appends records without an id as before', () => {
+    expect(appendGame([record(undefined, 1, 'over')], record(undefined, 1, 'over'))).toHaveLength(2);
+  });
+});
