@@ -120,23 +120,46 @@ export function emptyCounts(): GradeCounts {
 export const GRADE_MARK: Readonly<Record<Grade, string>> = { best: '!', good: 'g', inaccuracy: '?', mistake: 'm', blunder: 'X' };
 export const UNGRADED_MARK = '-';
 
-/** A game's grades as they come: counts, running accuracy, and a mark per move seen. */
+/** One letter per direction, for the better move a game record keeps per graded move (`-` = none). */
+export const MOVE_LETTER: Readonly<Record<Direction, string>> = { up: 'u', down: 'd', left: 'l', right: 'r' };
+export const NO_BETTER = '-';
+
+/**
+ * A game's grades as they come: counts, running accuracy, and per move seen a mark and the better move.
+ * The i-th move seen has the i-th mark, whatever the order its grade arrives in: a move played before its
+ * search ended takes its slot at once (`reserve`) and is graded into it later (`settle`).
+ */
 export class GradeTally {
   private accuracySum = 0;
   private graded = 0;
   private readonly counts = emptyCounts();
-  private marks = '';
+  private readonly marks: string[] = [];
+  private readonly better: string[] = [];
 
   add(grade: MoveGrade): void {
-    this.graded += 1;
-    this.accuracySum += grade.accuracy;
-    this.counts[grade.grade] += 1;
-    this.marks += GRADE_MARK[grade.grade];
+    this.settle(this.reserve(), grade);
   }
 
   /** A move the person played that could not be graded (played before its search ended, a tie of boards). */
   skip(): void {
-    this.marks += UNGRADED_MARK;
+    this.reserve();
+  }
+
+  /** A move seen whose grade comes later: its slot (ungraded until `settle`). */
+  reserve(): number {
+    this.marks.push(UNGRADED_MARK);
+    this.better.push(NO_BETTER);
+    return this.marks.length - 1;
+  }
+
+  /** The grade of the move in `slot` (reserved and not graded yet); null leaves it ungraded. */
+  settle(slot: number, grade: MoveGrade | null): void {
+    if (!grade || this.marks[slot] !== UNGRADED_MARK) return;
+    this.graded += 1;
+    this.accuracySum += grade.accuracy;
+    this.counts[grade.grade] += 1;
+    this.marks[slot] = GRADE_MARK[grade.grade];
+    this.better[slot] = grade.grade === 'best' ? NO_BETTER : MOVE_LETTER[grade.best];
   }
 
   get gradedMoves(): number {
@@ -152,7 +175,7 @@ export class GradeTally {
     return this.graded === 0 ? null : this.accuracySum / this.graded;
   }
 
-  summary(): { graded: number; accuracy: number | null; counts: GradeCounts; marks: string } {
-    return { graded: this.graded, accuracy: this.accuracy, counts: { ...this.counts }, marks: this.marks };
+  summary(): { graded: number; accuracy: number | null; counts: GradeCounts; marks: string; better: string } {
+    return { graded: this.graded, accuracy: this.accuracy, counts: { ...this.counts }, marks: this.marks.join(''), better: this.better.join('') };
   }
 }

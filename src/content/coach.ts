@@ -20,6 +20,7 @@ import type { MoveGrade } from '../coach/grade';
 import { MoveTracker, gridKey, looksLikeNewGame } from '../coach/tracker';
 import type { Observation } from '../coach/tracker';
 import type { CoachStatus } from '../shared/coach';
+import { ReplayRecorder } from '../shared/history';
 import type { GameRecord, RunStatus } from '../shared/messages';
 import type { Settings } from '../shared/settings';
 import type { Adapter, BoardReading } from './adapters/types';
@@ -46,8 +47,7 @@ export interface CoachEnvironment {
   readonly record: (record: GameRecord) => void;
   /**
    * Each move of the person the coach recognised, in order (the i-th call is the i-th character of the
-   * game's `coach.marks`): the hook for a replay recorder (issue 12's game history) to keep the person's
-   * game move by move, as it keeps the autopilot's.
+   * game's `coach.marks` and the i-th move of its `replay`, which the coach records itself).
    */
   readonly onMove?: (step: { readonly before: Grid; readonly move: Direction; readonly after: Grid }) => void;
   readonly now?: () => number;
@@ -75,8 +75,13 @@ export class Coach {
   private readonly now: () => number;
   private readonly evaluations = new Map<string, MoveChoice>();
   private searching: string | null = null;
-  /** A move played from a board whose search has not ended yet: graded when it ends. */
-  private awaiting: { key: string; move: Direction } | null = null;
+  /** A move played from a board whose search has not ended yet: graded into its slot when it ends. */
+  private awaiting: { key: string; move: Direction; slot: number } | null = null;
+  /** The game ended on the page while its last move waited for its grade: recorded once it has it. */
+  private overWhenGraded = false;
+  /** The person's game move by move, in the autopilot's replay format: the i-th move has the i-th mark. */
+  private readonly replay = new ReplayRecorder();
+  private gameId = newGameId();
   private tally = new GradeTally();
   private resyncs = 0;
   private last: MoveGrade | undefined;
@@ -112,12 +117,8 @@ export class Coach {
     this.adapter = adapter;
     this.tracker.reset(null);
     this.evaluations.clear();
-    this.tally = new GradeTally();
-    this.resyncs = 0;
-    this.last = undefined;
     this.suggestion = null;
-    this.gameStartedAt = this.now();
-    this.gameRecorded = false;
+    this.resetGame();
     this.watch();
     this.publish({ adapter: adapter.name });
     this.check();
@@ -133,10 +134,13 @@ export class Coach {
     this.timers.clear();
     if (this.searching) this.env.solver.cancel();
     this.searching = null;
+    // A move still waiting for its grade stays ungraded (its mark '-').
     this.awaiting = null;
     this.env.overlay.hide();
     this.suggestion = null;
-    this.finishGame('stopped');
+    const over = this.overWhenGraded;
+    this.overWhenGraded = false;
+    this.finishGame(over ? 'over' : 'stopped');
     this.publish();
   }
 
@@ -219,6 +223,10 @@ export class Coach {
         return;
       case 'moved':
         this.lastReading = reading;
+        // The game went on after it was recorded as over (an undo on the last board): it is recorded again,
+        // under the same id (the log keeps the later record).
+        this.gameRecorded = false;
+        this.replay.add({ before: observation.from, move: observation.move, after: observation.to });
         this.env.onMove?.({ before: observation.from, move: observation.move, after: observation.to });
         this.onMove(gridKey(observation.from), observation.move);
         if (isOver(reading)) this.finishGame('over');
@@ -231,7 +239,11 @@ export class Coach {
         this.after(observation.waitMs, () => this.check());
         return;
       case 'resync':
-        this.awaiting = null;
+        if (this.awaiting) this.awaiting = null; // its slot stays ungraded
+        if (this.overWhenGraded) {
+          this.overWhenGraded = false;
+          this.finishGame('over');
+        }
         if (observation.from !== null) {
           this.resyncs += 1;
           if (looksLikeNewGame(observation.from, observation.to)) this.newGame();
@@ -245,29 +257,34 @@ export class Coach {
   }
 
   private onMove(fromKey: string, move: Direction): void {
+    const slot = this.tally.reserve();
     const searched = this.evaluations.get(fromKey);
-    if (searched) this.grade(searched, move);
-    else if (this.searching === fromKey) this.awaiting = { key: fromKey, move };
-    else this.tally.skip();
+    if (searched) this.grade(searched, move, slot);
+    else if (this.searching === fromKey) this.awaiting = { key: fromKey, move, slot };
+    // else: no search of that board (two moves in one reading's time): the slot stays ungraded.
     this.publish();
   }
 
-  private grade(choice: MoveChoice, move: Direction): void {
+  private grade(choice: MoveChoice, move: Direction, slot: number): void {
     const grade = gradeMove(choice.strategy, choice.values, move);
-    if (grade) {
-      this.tally.add(grade);
-      this.last = grade;
-    } else {
-      this.tally.skip();
-    }
+    this.tally.settle(slot, grade);
+    if (grade) this.last = grade;
   }
 
   /** A new game on the page: the one before is recorded (unless it was at its end), the tally starts again. */
   private newGame(): void {
     this.finishGame('stopped');
+    this.resetGame();
+  }
+
+  private resetGame(): void {
     this.tally = new GradeTally();
+    this.replay.reset();
+    this.gameId = newGameId();
     this.resyncs = 0;
     this.last = undefined;
+    this.awaiting = null;
+    this.overWhenGraded = false;
     this.gameStartedAt = this.now();
     this.gameRecorded = false;
   }
@@ -311,8 +328,9 @@ export class Coach {
         if (!this.active) return;
         this.remember(key, answer.choice);
         if (this.awaiting?.key === key) {
-          this.grade(answer.choice, this.awaiting.move);
+          this.grade(answer.choice, this.awaiting.move, this.awaiting.slot);
           this.awaiting = null;
+          this.recordIfOver();
         }
         this.afterSearch(answer.note);
       },
@@ -320,8 +338,8 @@ export class Coach {
         if (this.searching === key) this.searching = null;
         if (!this.active) return;
         if (this.awaiting?.key === key) {
-          this.tally.skip();
-          this.awaiting = null;
+          this.awaiting = null; // its slot stays ungraded
+          this.recordIfOver();
         }
         if (err instanceof Interrupted) {
           this.afterSearch();
@@ -402,15 +420,31 @@ export class Coach {
     this.env.report({ ...extra, coach: this.status() });
   }
 
-  /** Record the game once (at its end, at a new game or when coaching stops), if the person moved. */
+  private recordIfOver(): void {
+    if (!this.overWhenGraded) return;
+    this.overWhenGraded = false;
+    this.finishGame('over');
+  }
+
+  /**
+   * Record the game once (at its end, at a new game or when coaching stops), if the person moved: its
+   * grades and its replay (the i-th move of the replay has the i-th mark). At the end of a game whose last
+   * move still waits for its search, the record waits for that grade.
+   */
   private finishGame(outcome: GameRecord['outcome']): void {
     if (this.gameRecorded) return;
+    if (outcome === 'over' && this.awaiting) {
+      this.overWhenGraded = true;
+      return;
+    }
     this.gameRecorded = true;
     const summary = this.tally.summary();
     if (this.tally.movesSeen > 0) {
       const grid = this.lastReading?.grid ?? this.tracker.anchor;
       const now = this.now();
+      const replay = this.replay.snapshot();
       this.env.record({
+        gameId: this.gameId,
         site: this.env.window.location?.host ?? '',
         adapter: this.adapter?.name ?? 'unknown',
         strategy: this.env.settings().strategy,
@@ -422,6 +456,7 @@ export class Coach {
         endedAt: now,
         outcome,
         coach: { ...summary, resyncs: this.resyncs },
+        ...(replay ? { replay } : {}),
       });
     }
   }
@@ -430,6 +465,10 @@ export class Coach {
 /** The game has ended on the page (its own word, or no move left: canvas pages say nothing). */
 function isOver(reading: BoardReading): boolean {
   return reading.status === 'over' || legalMoves(reading.grid).length === 0;
+}
+
+function newGameId(): string {
+  return `c-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
 }
 
 function sameBoard(a: Grid, b: Grid): boolean {

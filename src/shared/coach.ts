@@ -55,6 +55,11 @@ export const CoachSummarySchema = z.object({
    * X blunder, - not graded (played before its evaluation ended). For the replay's marks.
    */
   marks: z.string().max(100_000),
+  /**
+   * The search's better move per move, aligned with `marks`: u d l r for a graded move that was not the
+   * best, - otherwise. Absent in records of older versions.
+   */
+  better: z.string().regex(/^[udlr-]*$/).max(100_000).optional(),
   resyncs: z.number().int().min(0),
 });
 export type CoachSummary = z.infer<typeof CoachSummarySchema>;

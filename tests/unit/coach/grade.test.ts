@@ -112,7 +112,20 @@ describe('running accuracy of a game', () => {
       accuracy: tally.accuracy,
       counts: { best: 1, good: 0, inaccuracy: 0, mistake: 1, blunder: 0 },
       marks: '!m-',
+      better: '-l-',
     });
     expect(tally.movesSeen).toBe(3);
+  });
+
+  it('a move graded late goes into its own slot: the i-th move seen keeps the i-th mark', () => {
+    const tally = new GradeTally();
+    const slot = tally.reserve(); // played before its search ended
+    tally.skip(); // the next move: no search of its board
+    const late = gradeMove('expectimax', { left: 1000, up: 500 }, 'up');
+    tally.settle(slot, late);
+    tally.settle(slot, late); // once only
+    tally.settle(1, null);
+    expect(tally.summary()).toMatchObject({ graded: 1, marks: 'X-', better: 'l-' });
+    expect(tally.accuracy).toBe(0);
   });
 });

@@ -8,6 +8,7 @@ import type { Adapter, BoardReading, BoardRect } from '../../../src/content/adap
 import { Interrupted } from '../../../src/content/errors';
 import type { SolverAnswer } from '../../../src/content/solver-client';
 import { GameRecordSchema, RunStatusSchema, initialStatus } from '../../../src/shared/messages';
+import { RESYNC, base64ToBytes, replayFrames } from '../../../src/shared/history';
 import type { GameRecord, RunStatus } from '../../../src/shared/messages';
 import { DEFAULT_SETTINGS } from '../../../src/shared/settings';
 import type { Settings } from '../../../src/shared/settings';
@@ -242,6 +243,67 @@ describe('Coach', () => {
     const coach = t.status().coach;
     expect(coach?.graded).toBe(1);
     expect(coach?.last?.move).toBe('left');
+    t.coach.stop();
+    // The first move's grade arrived after the second was seen: it still has the first mark.
+    expect(t.records[0].coach).toMatchObject({ marks: '!-', better: '--' });
+    expect(t.records[0].replay?.n).toBe(2);
+  });
+
+  it('the record keeps the person\'s game as a replay: the i-th replay move has the i-th mark', async () => {
+    const t = setup(CORNER);
+    await t.coach.start();
+    await t.settle();
+    const boards = [CORNER];
+    const played: Direction[] = ['up', 'left', 'down'];
+    for (const move of played) {
+      t.game.board = successor(t.game.board, move);
+      boards.push(t.game.board);
+      t.coach.check();
+      await t.settle();
+    }
+    t.coach.stop();
+    expect(t.records).toHaveLength(1);
+    const record = t.records[0];
+    expect(record.gameId).toMatch(/^c-/);
+    expect(record.moves).toBe(3);
+    expect(record.replay?.n).toBe(3);
+    const frames = replayFrames(record.replay!);
+    expect(frames.slice(1).map((f) => f.move)).toEqual(played);
+    expect(frames.map((f) => f.board.cells)).toEqual(boards.map((b) => b.cells));
+    expect(record.coach?.marks).toHaveLength(3);
+    expect(record.coach?.better).toHaveLength(3);
+    // Up from the corner position is a blunder, the search preferred left.
+    expect(record.coach?.marks[0]).toBe('X');
+    expect(record.coach?.better?.[0]).toBe('l');
+    expect(t.moves).toEqual(played);
+  });
+
+  it('an undo between moves: the replay reaches the board the page showed, the marks stay aligned', async () => {
+    const t = setup(CORNER);
+    await t.coach.start();
+    await t.settle();
+    const first = successor(CORNER, 'left');
+    t.game.board = first;
+    t.coach.check();
+    await t.settle();
+    t.game.board = CORNER; // undo
+    t.coach.check();
+    t.advance(150);
+    t.coach.check();
+    await t.settle();
+    const second = successor(CORNER, 'up');
+    t.game.board = second;
+    t.coach.check();
+    await t.settle();
+    t.coach.stop();
+    const record = t.records[0];
+    expect(record.coach).toMatchObject({ marks: '!X', better: '-l', resyncs: 1 });
+    expect(record.replay?.n).toBe(2);
+    expect(base64ToBytes(record.replay!.spawns)[0]).toBe(RESYNC);
+    const frames = replayFrames(record.replay!);
+    expect(frames.map((f) => f.move)).toEqual([null, 'left', 'up']);
+    expect(frames[1].board.cells).toEqual(CORNER.cells);
+    expect(frames[2].board.cells).toEqual(second.cells);
   });
 
   it('stop: the overlay goes, the game is recorded with its grades', async () => {
@@ -289,8 +351,39 @@ describe('Coach', () => {
     await t.settle();
     expect(t.records).toHaveLength(1);
     expect(t.records[0]).toMatchObject({ outcome: 'over', moves: 1, coach: { graded: 1 } });
+    expect(t.records[0].replay?.n).toBe(1);
     t.coach.stop();
     expect(t.records).toHaveLength(1);
+  });
+
+  it('the last move of a game played before its search ended: the record waits for its grade', async () => {
+    const before = grid([2, 4, 2, 4, 4, 2, 4, 2, 2, 4, 2, 4, 2, 4, 2, 0]);
+    const t = setup(before);
+    t.solver.hold = true;
+    await t.coach.start();
+    t.game.board = grid([2, 4, 2, 4, 4, 2, 4, 2, 2, 4, 2, 4, 4, 2, 4, 2]);
+    t.coach.check();
+    t.coach.check();
+    expect(t.records).toHaveLength(0);
+    for (let i = 0; i < 3; i++) {
+      t.solver.release();
+      await t.settle();
+    }
+    expect(t.records).toHaveLength(1);
+    expect(t.records[0]).toMatchObject({ outcome: 'over', moves: 1, coach: { graded: 1, marks: expect.stringMatching(/^[!g?mX]$/) } });
+  });
+
+  it('stopped while the last move of a game waits for its grade: recorded as over, that move ungraded', async () => {
+    const before = grid([2, 4, 2, 4, 4, 2, 4, 2, 2, 4, 2, 4, 2, 4, 2, 0]);
+    const t = setup(before);
+    t.solver.hold = true;
+    await t.coach.start();
+    t.game.board = grid([2, 4, 2, 4, 4, 2, 4, 2, 2, 4, 2, 4, 4, 2, 4, 2]);
+    t.coach.check();
+    t.coach.stop();
+    expect(t.records).toHaveLength(1);
+    expect(t.records[0]).toMatchObject({ outcome: 'over', moves: 1, coach: { graded: 0, marks: '-' } });
+    expect(t.records[0].replay?.n).toBe(1);
   });
 
   it('a strategy that does not evaluate suggests but grades nothing, and says so', async () => {
