@@ -19,6 +19,7 @@ import { GradeTally, gradeMove, isGradable } from '../coach/grade';
 import type { MoveGrade } from '../coach/grade';
 import { MoveTracker, gridKey, looksLikeNewGame } from '../coach/tracker';
 import type { Observation } from '../coach/tracker';
+import { NO_GRADES_NOTE } from '../shared/coach';
 import type { CoachStatus } from '../shared/coach';
 import { ReplayRecorder } from '../shared/history';
 import type { GameRecord, RunStatus } from '../shared/messages';
@@ -62,7 +63,6 @@ export interface CoachEnvironment {
 const DEFAULT_BURST = [0, 16, 40, 80, 130, 200, 300, 450, 700, 1_000];
 const INPUT_EVENTS = ['keydown', 'keyup', 'pointerup', 'touchend', 'click'] as const;
 const CACHE_SIZE = 32;
-export const NO_GRADES_NOTE = 'This strategy does not evaluate positions: it suggests moves but grades none (choose expectimax for grades)';
 
 function wire(grid: Grid): { rows: number; cols: number; cells: number[] } {
   return { rows: grid.rows, cols: grid.cols, cells: Array.from(grid.cells) };

@@ -3,10 +3,11 @@
  * move's grade with the better move, the suggestion, the count of each grade. Self-contained (it builds its
  * own elements and brings its own styles), so any extension page can mount it: the popup does, and the
  * side panel (issue 12) mounts the same card with `new CoachCard(container, onToggle)` and calls
- * `render(status)` whenever its status changes.
+ * `render(status)` whenever its status changes. Its texts come from `_locales` (src/ui/i18n.ts).
  */
 import type { RunStatus } from '../shared/messages';
-import { accuracyText, countsText, isCoaching, lastGradeText, suggestionText } from './coach-view';
+import { t } from '../ui/i18n';
+import { accuracyText, countsText, gradedText, isCoaching, lastGradeText, noteText, suggestionText } from './coach-view';
 import './coach-card.css';
 
 export class CoachCard {
@@ -29,15 +30,15 @@ export class CoachCard {
       return element;
     };
     this.root = make('section', 'card coachbox');
-    this.root.setAttribute('aria-label', 'Coach');
+    this.root.setAttribute('aria-label', t('coach'));
     const head = make('div', 'coach-head');
     const intro = make('p', 'coach-intro');
-    intro.textContent = 'You play, the autopilot grades each move and points the best one on the board.';
+    intro.textContent = t('coachIntro');
     this.toggle = make('button', 'btn btn-coach');
     this.toggle.type = 'button';
     this.toggle.id = 'coach';
-    this.toggle.textContent = 'Coach';
-    this.toggle.title = 'You play with your own keys; the autopilot points the best move on the board and grades each of yours';
+    this.toggle.textContent = t('coach');
+    this.toggle.title = t('coachTitle');
     this.toggle.setAttribute('aria-pressed', 'false');
     this.toggle.addEventListener('click', () => onToggle(this.toggle.getAttribute('aria-pressed') !== 'true'));
     head.append(this.toggle, intro);
@@ -45,7 +46,7 @@ export class CoachCard {
     this.details = make('div', 'coach-details');
     const line = make('p', 'coach-line');
     const label = make('strong');
-    label.textContent = 'Accuracy';
+    label.textContent = t('coachAccuracy');
     this.accuracy = make('span');
     this.accuracy.id = 'coach-accuracy';
     this.graded = make('span', 'summary-note');
@@ -68,13 +69,13 @@ export class CoachCard {
     this.details.hidden = !coach;
     if (!coach) return;
     this.accuracy.textContent = accuracyText(coach.accuracy);
-    this.graded.textContent = coach.graded > 0 ? `(${coach.graded} graded)` : '';
+    this.graded.textContent = gradedText(coach.graded);
     this.last.textContent = lastGradeText(coach);
     this.last.dataset.grade = coach.last?.grade ?? '';
     this.suggestion.textContent = suggestionText(coach);
     this.suggestion.hidden = !coach.active;
     this.counts.textContent = countsText(coach.counts);
-    this.note.textContent = coach.note ?? '';
+    this.note.textContent = noteText(coach.note);
     this.note.hidden = !coach.note;
   }
 }

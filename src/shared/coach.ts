@@ -28,6 +28,9 @@ export const LastGradeSchema = z.object({
   accuracy: z.number().min(0).max(100),
 });
 
+/** The coach status's `note` when the strategy does not evaluate positions: it suggests moves, grades none. */
+export const NO_GRADES_NOTE = 'no-grades';
+
 export const CoachStatusSchema = z.object({
   /** Coach mode is on in this tab. */
   active: z.boolean(),
@@ -40,8 +43,8 @@ export const CoachStatusSchema = z.object({
   last: LastGradeSchema.optional(),
   /** Board changes that were not one move (undo, new game, edits): evaluated again, never graded. */
   resyncs: z.number().int().min(0),
-  /** Why moves are not graded, when they are not (e.g. the strategy does not evaluate positions). */
-  note: z.string().optional(),
+  /** Why moves are not graded, when they are not: NO_GRADES_NOTE (the pages say it in their language). */
+  note: z.string().max(200).optional(),
 });
 export type CoachStatus = z.infer<typeof CoachStatusSchema>;
 
