@@ -76,7 +76,7 @@ export function summaryText(summary: CoachSummary): string {
 
 // ------------------------------------------------------------------------------------- the game log
 
-/** The history table's strategy cell of a game: "Coached (Expectimax) · 87.5 %" for a coached game. */
+/** The history table's strategy cell of a game: "Expectimax (strongest) · coached, 87.5 %" for a coached game. */
 export function historyStrategyText(game: GameRecord): string {
   if (!game.coach) return strategyLabel(game.strategy);
   return t('historyCoached', strategyLabel(game.strategy), accuracyText(game.coach.accuracy));
