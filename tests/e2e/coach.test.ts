@@ -16,7 +16,8 @@ import type { Page } from 'playwright-core';
 import { legalMoves } from '../../src/engine/index';
 import type { Direction, Grid } from '../../src/engine/types';
 import { bestOf } from '../../src/coach/grade';
-import type { RunStatus } from '../../src/shared/messages';
+import type { GameRecord, RunStatus } from '../../src/shared/messages';
+import { replayFrames } from '../../src/shared/history';
 import { DEFAULT_SETTINGS } from '../../src/shared/settings';
 import { E2ESession, REPO_ROOT, useE2ESession, clickButton, sleep, waitFor, waitForPopupText } from './support/harness';
 import type { GameTab } from './support/harness';
@@ -144,9 +145,12 @@ async function waitForSuggestion(game: GameTab, kind: PageKind): Promise<RunStat
   return status;
 }
 
-/** Play `count` moves as a person: alternately the suggested move and another legal one. Returns the moves. */
-async function playAsPerson(game: GameTab, kind: PageKind, count: number): Promise<Direction[]> {
-  const played: Direction[] = [];
+/**
+ * Play `count` moves as a person: alternately the suggested move and another legal one. Returns the moves,
+ * and those the coach recognised as one move (the rest, which two moves could explain, it resynced).
+ */
+async function playAsPerson(game: GameTab, kind: PageKind, count: number): Promise<Direction[] & { recognised: Direction[] }> {
+  const played = Object.assign([] as Direction[], { recognised: [] as Direction[] });
   for (let i = 0; i < count; i++) {
     const status = await waitForSuggestion(game, kind);
     const board = await kind.board(game.page);
@@ -160,10 +164,11 @@ async function playAsPerson(game: GameTab, kind: PageKind, count: number): Promi
     await game.page.keyboard.press(KEY[move]);
     played.push(move);
     // Graded — or, when two moves explain the new board (possible with few tiles), a silent resync.
-    await session.waitForStatus(game.tabId, (s) => (s.coach?.graded ?? 0) > graded || (s.coach?.resyncs ?? 0) > resyncs, {
+    const after = await session.waitForStatus(game.tabId, (s) => (s.coach?.graded ?? 0) > graded || (s.coach?.resyncs ?? 0) > resyncs, {
       what: `the grade of move ${i + 1}`,
       timeoutMs: 10_000,
     });
+    if ((after.coach?.resyncs ?? 0) === resyncs) played.recognised.push(move);
   }
   await waitForSuggestion(game, kind);
   return played;
@@ -232,11 +237,18 @@ describe('coach mode', () => {
       await clickButton(popup, 'Coach');
       await session.waitForStatus(game.tabId, (s) => s.coach?.active === false, { what: 'coach mode off', timeoutMs: 5_000 });
       await waitFor(() => overlayOf(game.page, kind.boardSelector), (o) => o.box === null, { what: 'the arrow to go', timeoutMs: 5_000 });
-      // The game is kept with its grades.
+      // The game is kept with its grades and its replay: the person's moves, one mark each.
       const games = await session.inExtension(() => chrome.storage.local.get('games').then((i) => (i.games ?? []) as unknown[]), null);
-      const record = games.at(-1) as { coach?: { graded: number; marks: string } } | undefined;
+      const record = games.at(-1) as GameRecord | undefined;
       expect(record?.coach?.graded).toBe(after?.coach?.graded);
       expect(record?.coach?.marks).toHaveLength(after?.coach?.graded ?? -1);
+      expect(record?.replay).toBeDefined();
+      const frames = replayFrames(record!.replay!);
+      expect(frames.slice(1).map((f) => f.move)).toEqual(played.recognised);
+      expect(played.recognised.length).toBeGreaterThanOrEqual(played.length - 1);
+      expect(record?.coach?.marks).toHaveLength(record!.replay!.n);
+      expect(record?.coach?.better).toHaveLength(record!.replay!.n);
+      expect(frames.at(-1)?.board.cells).toEqual((await kind.board(game.page))?.cells);
     });
   }
 
