@@ -295,6 +295,28 @@ describe('coach mode', () => {
     await clickButton(popup, 'Coach');
   });
 
+  it('a coached game in progress is kept (stopped, with its replay) when the page is reloaded', async () => {
+    await session.inExtension(() => chrome.storage.local.remove('games'), null);
+    const { game } = await startCoach(CLASSIC);
+    const played = await playAsPerson(game, CLASSIC, 3);
+    const shown = await CLASSIC.board(game.page);
+    await game.page.reload();
+    const games = await waitFor(
+      () => session.inExtension(() => chrome.storage.local.get('games').then((i) => (i.games ?? []) as GameRecord[]), null),
+      (list) => list.length > 0,
+      { what: 'the coached game kept when the page went', timeoutMs: 5_000 },
+    );
+    expect(games).toHaveLength(1);
+    const record = games[0];
+    expect(record).toMatchObject({ outcome: 'stopped', moves: played.recognised.length });
+    expect(record.coach?.marks).toHaveLength(played.recognised.length);
+    const frames = replayFrames(record.replay!);
+    expect(frames.slice(1).map((f) => f.move)).toEqual(played.recognised);
+    expect(frames.at(-1)?.board.cells).toEqual(shown?.cells);
+    // Coach mode ended with the page.
+    await session.waitForStatus(game.tabId, (s) => s.coach?.active !== true, { what: 'coach mode off after the reload', timeoutMs: 5_000 });
+  });
+
   it('Hint in normal mode shows the same arrow over the board, until the person moves', async () => {
     const game = await session.openGame(CLASSIC.path);
     await waitFor(() => readClassicSavedBoard(game.page), (b) => b !== null && b.cells.some((v) => v > 0), { what: 'the game to start' });
