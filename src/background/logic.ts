@@ -45,8 +45,11 @@ export function isLive(status: RunStatus): boolean {
  * saying why; anything else stays as it is (null = no change).
  */
 export function statusAfterPageEnd(status: RunStatus | null, end: PageEnd, now: number): RunStatus | null {
-  if (!status || !isLive(status)) return null;
-  return { ...status, state: 'idle', running: false, message: END_MESSAGES[end], updatedAt: now };
+  if (!status) return null;
+  // Coach mode lives in the page's content script: it ends with the page.
+  const coach = status.coach?.active ? { coach: { ...status.coach, active: false, suggestion: null } } : {};
+  if (!isLive(status)) return status.coach?.active ? { ...status, ...coach, updatedAt: now } : null;
+  return { ...status, ...coach, state: 'idle', running: false, message: END_MESSAGES[end], updatedAt: now };
 }
 
 /** The game record of a run that ended with its page (null when nothing was played). */

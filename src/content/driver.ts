@@ -158,7 +158,21 @@ export class Driver {
         return this.step();
       case 'hint':
         return this.hint();
+      case 'coach':
+      case 'coach-stop':
+        // Coach mode is the coach's (src/content/coach.ts); src/content/index.ts routes these there.
+        throw new DriverError(`The command ${command} is not the autopilot's`);
     }
+  }
+
+  /** The board access (adapter detection and reading), shared with the coach. */
+  get boards(): BoardAccess {
+    return this.board;
+  }
+
+  /** Merge a change made by another part of the content script (the coach) into the status and report it. */
+  report(patch: Partial<RunStatus>): void {
+    this.setStatus(patch);
   }
 
   // ------------------------------------------------------------------ commands

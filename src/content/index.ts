@@ -13,17 +13,23 @@
  * stops the run and records its game; a page restored from that cache does not resume (Solve again does).
  *
  * It answers `content/ping` and `content/command` (through the protocol's `listen`), follows settings
- * changes in storage.local, and runs the Driver.
+ * changes in storage.local, and runs the Driver (the autopilot) and the Coach (coach mode); the arrow
+ * overlay shows the coach's suggestion and a Hint's (src/content/commands.ts routes the commands).
  */
-import { listen } from '../shared/messages';
+import { listen, send } from '../shared/messages';
 import { browser, openLifeline, runtimeLiveness, sendRaw } from '../platform/runtime';
 import type { Storage } from '../platform/runtime';
 import { DEFAULT_SETTINGS, SETTINGS_STORAGE_KEY, normalizeSettings } from '../shared/settings';
+import type { Settings } from '../shared/settings';
 import { ADAPTERS } from './adapters/index';
 import { KEYS_GLOBAL, isChannel, isSecret } from '../page/bridge-protocol';
 import type { BridgeKeys } from '../page/bridge-protocol';
 import { createPageBridge, unusedKeys } from './bridge';
-import { Driver } from './driver';
+import { Coach } from './coach';
+import { CommandRouter } from './commands';
+import { DEFAULT_TIMING, Driver } from './driver';
+import { ArrowOverlay } from './overlay';
+import { SolverClient } from './solver-client';
 
 /** Version of the content script's protocol, answered to `content/ping`. */
 export const CONTENT_VERSION = 1;
@@ -105,14 +111,34 @@ function start(): ContentInstance {
   // No performance.measure entries: they would land on the page's own timeline.
   cleanups.push(() => driver.dispose());
 
+  let settings: Settings = DEFAULT_SETTINGS;
+  const useSettings = (next: Settings): void => {
+    settings = next;
+    driver.updateSettings(next);
+  };
+  const overlay = new ArrowOverlay(document, window);
+  const coach = new Coach({
+    window,
+    boards: driver.boards,
+    solver: new SolverClient(send, DEFAULT_TIMING.solverRetryMs, (ms) => new Promise((done) => setTimeout(done, ms))),
+    overlay,
+    settings: () => settings,
+    report: (patch) => driver.report(patch),
+    record: (record) => {
+      if (alive()) void send('content/game-finished', { record }).catch(() => undefined);
+    },
+  });
+  const router = new CommandRouter(driver, coach, overlay, window);
+  cleanups.push(() => router.dispose());
+
   browser.storage.local
     .get(SETTINGS_STORAGE_KEY)
-    .then((items) => driver.updateSettings(normalizeSettings(items[SETTINGS_STORAGE_KEY])))
+    .then((items) => useSettings(normalizeSettings(items[SETTINGS_STORAGE_KEY])))
     .catch(() => undefined);
 
   const onSettings = (changes: Record<string, Storage.StorageChange>, area: string): void => {
     if (area !== 'local' || !(SETTINGS_STORAGE_KEY in changes) || !alive()) return;
-    driver.updateSettings(normalizeSettings(changes[SETTINGS_STORAGE_KEY].newValue));
+    useSettings(normalizeSettings(changes[SETTINGS_STORAGE_KEY].newValue));
   };
   const onChanged = browser.storage.onChanged;
   onChanged.addListener(onSettings);
@@ -121,11 +147,18 @@ function start(): ContentInstance {
   cleanups.push(
     listen('content', {
       'content/ping': () => ({ version: CONTENT_VERSION }),
-      'content/command': (request) => driver.handleCommand(request.command, normalizeSettings(request.settings)),
+      'content/command': (request) => {
+        useSettings(normalizeSettings(request.settings));
+        return router.handle(request.command, settings);
+      },
     }),
   );
 
-  const onPageHide = (): void => driver.pageHidden();
+  // A navigation or the back-forward cache: the run stops, coaching ends, each records its game.
+  const onPageHide = (): void => {
+    coach.stop();
+    driver.pageHidden();
+  };
   window.addEventListener('pagehide', onPageHide);
   cleanups.push(() => window.removeEventListener('pagehide', onPageHide));
 

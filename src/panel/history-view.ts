@@ -5,6 +5,7 @@ import type { GameRecord } from '../shared/messages';
 import { GAMES_CAP, GAMES_STORAGE_KEY, appendGame, readGames } from '../background/logic';
 import { ImportError, SUMMARY_TILES, exportCsv, exportJson, filterGames, importGames, mergeGames, sitesOf, summarize } from '../shared/game-log';
 import { strategyLabel } from '../popup/view';
+import { historyStrategyText } from '../popup/coach-view';
 import { byId } from '../ui/controls';
 import { formatInt, t, uiLanguage } from '../ui/i18n';
 import { browser } from '../platform/runtime';
@@ -151,13 +152,14 @@ export class HistoryView {
         if (game.replay) action.append(link);
         tr.append(
           cell('td', dateFormat.format(game.endedAt)),
-          cell('td', strategyLabel(game.strategy)),
+          cell('td', historyStrategyText(game)),
           cell('td', game.score === null ? '—' : formatInt(game.score)),
           cell('td', String(game.bestTile)),
           cell('td', String(game.moves)),
           action,
         );
         tr.title = `${game.site} · ${game.adapter} · ${t(`outcome_${game.outcome}`)}`;
+        if (game.coach) tr.classList.add('coached');
         return tr;
       }),
     );

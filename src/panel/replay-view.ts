@@ -1,8 +1,15 @@
-/** The replay view: one game move by move, the board drawn; ←/→ step, Home/End jump, a slider. */
+/**
+ * The replay view: one game move by move, the board drawn; ←/→ step, Home/End jump, a slider. A game the
+ * person played with the coach on (issue 13) shows the grade of the move just played, with the better move
+ * when there was one, and a coloured tick under the slider for each move that was not the best.
+ */
 import { ReplayError, replayFrames } from '../shared/history';
 import type { ReplayFrame } from '../shared/history';
 import { maxTile } from '../engine/grid';
 import { moveText, strategyLabel } from '../popup/view';
+import { moveMarks, replayMarkText } from '../popup/coach-view';
+import type { MoveMark } from '../popup/coach-view';
+import type { CoachSummary } from '../shared/coach';
 import { byId, renderBoardInto, renderPairs } from '../ui/controls';
 import { formatInt, t, uiLanguage } from '../ui/i18n';
 import { gameId, loadGames } from './history-view';
@@ -19,8 +26,13 @@ export class ReplayView {
     next: byId<HTMLButtonElement>('replay-next'),
     last: byId<HTMLButtonElement>('replay-last'),
     error: byId('replay-error'),
+    grade: byId('replay-grade'),
+    ticks: byId('replay-ticks'),
+    legend: byId('replay-legend'),
   };
   private frames: ReplayFrame[] = [];
+  /** A coached game's summary and its marks (the i-th for move i + 1), else null. */
+  private coached: { summary: CoachSummary; marks: MoveMark[] } | null = null;
   private index = 0;
   private wired = false;
   private readonly onKey = (event: KeyboardEvent): void => {
@@ -49,6 +61,7 @@ export class ReplayView {
     const game = (await loadGames()).find((g) => gameId(g) === id);
     ui.error.hidden = true;
     this.frames = [];
+    this.showMarks(null);
     if (!game?.replay) {
       this.fail(t('replayMissing'));
       return;
@@ -60,7 +73,9 @@ export class ReplayView {
       return;
     }
     const date = new Intl.DateTimeFormat(uiLanguage(), { dateStyle: 'medium', timeStyle: 'short' }).format(game.endedAt);
-    ui.title.textContent = t('replayTitle', strategyLabel(game.strategy), game.site || '—', date);
+    const marks = moveMarks(game);
+    this.showMarks(game.coach && marks ? { summary: game.coach, marks } : null);
+    ui.title.textContent = t(game.coach ? 'replayTitleCoached' : 'replayTitle', strategyLabel(game.strategy), game.site || '—', date);
     ui.slider.max = String(this.frames.length - 1);
     this.go(this.frames.length - 1);
     ui.slider.focus({ preventScroll: true });
@@ -68,6 +83,26 @@ export class ReplayView {
 
   hide(): void {
     document.removeEventListener('keydown', this.onKey);
+  }
+
+  /** The ticks under the slider: one per move that was not the best, coloured by its grade. */
+  private showMarks(coached: { summary: CoachSummary; marks: MoveMark[] } | null): void {
+    this.coached = coached;
+    const { ui } = this;
+    ui.grade.hidden = ui.ticks.hidden = ui.legend.hidden = coached === null;
+    ui.grade.replaceChildren();
+    ui.ticks.replaceChildren();
+    if (!coached) return;
+    const n = coached.marks.length;
+    coached.marks.forEach((mark, i) => {
+      if (!mark.grade || mark.grade === 'best') return;
+      const tick = document.createElement('span');
+      tick.className = `tick grade-${mark.grade}`;
+      // Move i + 1 is slider position i + 1 of n.
+      tick.style.left = `${((i + 1) / n) * 100}%`;
+      tick.dataset.move = String(i + 1);
+      ui.ticks.append(tick);
+    });
   }
 
   private fail(message: string): void {
@@ -93,6 +128,15 @@ export class ReplayView {
       { label: t('statBestTile'), value: String(maxTile(frame.board)) },
       { label: t('chartThink'), value: frame.move ? `${frame.thinkMs} ms` : '—' },
     ]);
+    if (this.coached) {
+      const mark = this.index > 0 ? this.coached.marks[this.index - 1] : undefined;
+      const dot = document.createElement('span');
+      dot.className = `grade-dot${mark?.grade && mark.grade !== 'best' ? ` grade-${mark.grade}` : ''}`;
+      dot.hidden = !mark?.grade || mark.grade === 'best';
+      dot.setAttribute('aria-hidden', 'true');
+      ui.grade.replaceChildren(dot, replayMarkText(this.coached.summary, this.coached.marks, this.index, frame.move));
+      ui.grade.dataset.grade = mark?.grade ?? '';
+    }
     ui.first.disabled = ui.prev.disabled = this.index === 0;
     ui.next.disabled = ui.last.disabled = this.index === this.frames.length - 1;
   }

@@ -6,6 +6,7 @@
 import { GameRecordSchema } from './messages';
 import type { GameRecord } from './messages';
 import { ReplaySchema } from './history';
+import { CoachSummarySchema } from './coach';
 import { STRATEGY_NAMES } from '../engine/types';
 import type { StrategyName } from '../engine/types';
 
@@ -63,8 +64,11 @@ export function exportJson(games: readonly GameRecord[]): string {
 }
 
 export const CSV_COLUMNS = ['endedAt', 'site', 'adapter', 'strategy', 'outcome', 'score', 'bestTile', 'moves', 'ms', 'desyncs', 'replay'] as const;
-/** Columns written on export but optional on import (files from before they existed still import). */
-export const CSV_OPTIONAL_COLUMNS = ['gameId'] as const;
+/**
+ * Columns written on export but optional on import (files from before they existed still import):
+ * the game id, and a coached game's grades (its coach summary as JSON).
+ */
+export const CSV_OPTIONAL_COLUMNS = ['gameId', 'coach'] as const;
 type CsvColumn = (typeof CSV_COLUMNS)[number] | (typeof CSV_OPTIONAL_COLUMNS)[number];
 
 function csvField(value: string): string {
@@ -88,6 +92,7 @@ export function exportCsv(games: readonly GameRecord[]): string {
       String(g.desyncs),
       g.replay ? JSON.stringify(g.replay) : '',
       g.gameId ?? '',
+      g.coach ? JSON.stringify(g.coach) : '',
     ];
     lines.push(row.map(csvField).join(','));
   }
@@ -170,12 +175,15 @@ export function importGames(text: string): ImportResult {
   const at = (row: string[], column: CsvColumn): string => (header.includes(column) ? (row[header.indexOf(column)] ?? '') : '');
   const items = rows.map((row) => {
     let replay: unknown;
+    let coach: unknown;
     try {
       replay = at(row, 'replay') ? JSON.parse(at(row, 'replay')) : undefined;
+      coach = at(row, 'coach') ? JSON.parse(at(row, 'coach')) : undefined;
     } catch {
       return null;
     }
     if (replay !== undefined && !ReplaySchema.safeParse(replay).success) return null;
+    if (coach !== undefined && !CoachSummarySchema.safeParse(coach).success) return null;
     const num = (text: string): number => (text.trim() === '' ? Number.NaN : Number(text));
     return {
       ...(at(row, 'gameId') ? { gameId: at(row, 'gameId') } : {}),
@@ -190,6 +198,7 @@ export function importGames(text: string): ImportResult {
       ms: num(at(row, 'ms')),
       desyncs: num(at(row, 'desyncs')),
       ...(replay !== undefined ? { replay } : {}),
+      ...(coach !== undefined ? { coach } : {}),
     };
   });
   return validRecords(items);

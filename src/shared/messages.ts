@@ -22,6 +22,7 @@ import { backgroundUrl, extensionId, extensionOrigin, isTransientFailure, onRawM
 import type { RawListener, SenderInfo, TabTarget } from '../platform/runtime';
 import { SettingsSchema } from './settings';
 import { ReplaySchema } from './history';
+import { CoachStatusSchema, CoachSummarySchema } from './coach';
 
 export type { SenderInfo, TabTarget } from '../platform/runtime';
 
@@ -129,6 +130,8 @@ export const RunStatusSchema = z.object({
   note: statusText.optional(),
   /** How long the last move's search took (ms), for the panel's live charts. */
   thinkMs: z.number().min(0).optional(),
+  /** Coach mode (src/content/coach.ts): suggestion, grades and accuracy of the person's game. */
+  coach: CoachStatusSchema.optional(),
   /** The solver's endgame tables: being prepared (percent), ready or failed, and the table moves played. */
   tables: TablesStatusSchema.optional(),
   running: z.boolean(),
@@ -153,7 +156,8 @@ export function initialStatus(strategy: RunStatus['strategy'], now: number): Run
   };
 }
 
-export const COMMANDS = ['solve', 'stop', 'step', 'hint'] as const;
+/** `coach` turns coach mode on in the tab (the person plays, the extension grades), `coach-stop` off. */
+export const COMMANDS = ['solve', 'stop', 'step', 'hint', 'coach', 'coach-stop'] as const;
 export const CommandSchema = z.enum(COMMANDS);
 export type Command = z.infer<typeof CommandSchema>;
 
@@ -172,6 +176,8 @@ export const GameRecordSchema = z.object({
   outcome: z.enum(['over', 'won', 'stopped']),
   /** Every move and spawn, to replay the game (src/shared/history.ts); absent in records of older versions. */
   replay: ReplaySchema.optional(),
+  /** A game the person played with the coach on: its grades (then `strategy` is the coach's). */
+  coach: CoachSummarySchema.optional(),
 });
 export type GameRecord = z.infer<typeof GameRecordSchema>;
 

@@ -33,6 +33,8 @@ import {
   valueRows,
 } from '../popup/view';
 import { t } from './i18n';
+import { CoachCard } from '../popup/coach-card';
+import { coachStateLabel } from '../popup/coach-view';
 
 export function byId<T extends HTMLElement>(id: string, root: Document = document): T {
   const element = root.getElementById(id);
@@ -128,6 +130,9 @@ export class Controls {
   private lastAnnounced = '';
   private renderTimer: ReturnType<typeof setTimeout> | null = null;
 
+  /** Coach mode's toggle and grades (src/popup/coach-card.ts), mounted before the message line. */
+  private coachCard: CoachCard | null = null;
+
   constructor(private readonly options: ControlsOptions = {}) {}
 
   /** Wire everything and show `tabId`'s run. */
@@ -137,6 +142,7 @@ export class Controls {
     this.ui.stop.addEventListener('click', () => void this.run('stop'));
     this.ui.step.addEventListener('click', () => void this.run('step'));
     this.ui.hint.addEventListener('click', () => void this.run('hint'));
+    this.coachCard = new CoachCard(this.ui.message.parentElement ?? document.body, (on) => void this.run(on ? 'coach' : 'coach-stop'), this.ui.message);
     void this.renderShortcuts().catch(() => undefined);
     const local = await browser.storage.local.get(SETTINGS_STORAGE_KEY);
     this.settings = normalizeSettings(local[SETTINGS_STORAGE_KEY]);
@@ -196,8 +202,9 @@ export class Controls {
   render(): void {
     const { ui, status } = this;
     const view = stateView(status);
-    ui.state.textContent = view.label;
-    ui.state.className = `state tone-${view.tone}`;
+    const coaching = coachStateLabel(status);
+    ui.state.textContent = coaching ?? view.label;
+    ui.state.className = `state tone-${coaching ? 'busy' : view.tone}`;
     ui.site.textContent = siteText(status) || t('siteNone');
 
     const message = this.commandError || view.message;
@@ -217,6 +224,7 @@ export class Controls {
     ui.step.disabled = !buttons.step || noTab;
     ui.hint.disabled = !buttons.hint || noTab;
 
+    this.coachCard?.render(status, !noTab);
     renderPairs(ui.stats, statCells(status));
     renderBoardInto(ui.board, status?.board);
     this.renderValues();

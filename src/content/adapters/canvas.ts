@@ -11,9 +11,9 @@
  * Checked on: tests/fixtures/pages/canvas-classic (and play2048-like, where the store adapter wins).
  */
 import type { Direction, Grid } from '../../engine/types';
-import { DETECTION_LIMITS, cellName, continueByClicking, endMessageIn, findWinControl, isBoardSize, sendKeyMove, waitForBoard } from './common';
+import { DETECTION_LIMITS, cellName, continueByClicking, elementRect, endMessageIn, findWinControl, isBoardSize, sendKeyMove, waitForBoard } from './common';
 import { BoardReadError } from './types';
-import type { Adapter, AdapterContext, AdapterFactory, BoardReading, ContinueResult, GameStatus, SettleResult } from './types';
+import type { Adapter, AdapterContext, AdapterFactory, BoardReading, BoardRect, ContinueResult, GameStatus, SettleResult } from './types';
 
 type Rgb = readonly [number, number, number];
 
@@ -97,11 +97,11 @@ export function valueOfColour(r: number, g: number, b: number, tolerance = COLOU
   return null;
 }
 
-/** Read a classic-palette board from pixels; throws BoardReadError naming what or which cell went wrong. */
-export function readPixels(pixels: Pixels): Grid {
+/** Bounding box (inclusive, canvas pixels) of the board-coloured pixels; throws when there is none. */
+export function boardBox(pixels: Pixels): { left: number; top: number; right: number; bottom: number } {
   const { width, height, data } = pixels;
   if (width * height * 4 > data.length || width < 30 || height < 30) throw new BoardReadError('The canvas is too small for a board');
-  // 1. The board: bounding box of board-coloured pixels (sampled every other pixel for speed).
+  // Sampled every other pixel for speed.
   let left = width;
   let right = -1;
   let top = height;
@@ -116,6 +116,14 @@ export function readPixels(pixels: Pixels): Grid {
     }
   }
   if (right - left < 30 || bottom - top < 30) throw new BoardReadError('No board colour (#bbada0) on the canvas');
+  return { left, top, right, bottom };
+}
+
+/** Read a classic-palette board from pixels; throws BoardReadError naming what or which cell went wrong. */
+export function readPixels(pixels: Pixels): Grid {
+  const { width, data } = pixels;
+  // 1. The board: bounding box of board-coloured pixels.
+  const { left, top, right, bottom } = boardBox(pixels);
   const w = right - left + 1;
   const h = bottom - top + 1;
   // 2. The lattice: columns and rows where most pixels are not board colour are cells; gaps are board colour.
@@ -210,6 +218,45 @@ function canvasStatus(canvas: HTMLCanvasElement): GameStatus {
   return scope && endMessageIn(scope, 300) === 'won' ? 'won' : 'playing';
 }
 
+/**
+ * The board's box on screen: the board-coloured box in canvas pixels, scaled to the canvas element's CSS
+ * box (`canvasBox`). Pure, for the tests; `canvasBoardRect` measures a page.
+ */
+export function scaleBoardBox(
+  box: { left: number; top: number; right: number; bottom: number },
+  canvasSize: { width: number; height: number },
+  canvasBox: BoardRect,
+): BoardRect {
+  const sx = canvasBox.width / canvasSize.width;
+  const sy = canvasBox.height / canvasSize.height;
+  return {
+    left: canvasBox.left + box.left * sx,
+    top: canvasBox.top + box.top * sy,
+    width: (box.right - box.left + 1) * sx,
+    height: (box.bottom - box.top + 1) * sy,
+  };
+}
+
+/** Where the board drawn on `canvas` is on screen (null when no board can be found on it). */
+export function boardRectOfCanvas(canvas: HTMLCanvasElement): BoardRect | null {
+  const box = elementRect(canvas);
+  if (!box || canvas.width === 0 || canvas.height === 0) return null;
+  try {
+    return scaleBoardBox(boardBox(pixelsOf(canvas)), canvas, box);
+  } catch {
+    return null;
+  }
+}
+
+/** The board on the page's largest canvas that shows one (for adapters that read the board elsewhere). */
+export function canvasBoardRect(doc: Document): BoardRect | null {
+  for (const canvas of canvases(doc)) {
+    const rect = boardRectOfCanvas(canvas);
+    if (rect) return rect;
+  }
+  return null;
+}
+
 export class CanvasAdapter implements Adapter {
   readonly name = 'canvas';
   private canvas: HTMLCanvasElement | null = null;
@@ -252,6 +299,11 @@ export class CanvasAdapter implements Adapter {
       timeoutMs,
       checkpoints: [10, 30, 60, 100, 160, 250, 400, 600, 900],
     });
+  }
+
+  boardRect(): BoardRect | null {
+    const canvas = this.canvas && this.canvas.isConnected ? this.canvas : null;
+    return canvas ? boardRectOfCanvas(canvas) : canvasBoardRect(this.context.document);
   }
 
   continueAfterWin(): Promise<ContinueResult> {

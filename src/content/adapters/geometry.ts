@@ -13,9 +13,9 @@
  * Checked on: tests/fixtures/pages/{react-like,vue-like,svelte-like,web-component,size3,no-game}.
  */
 import type { Direction, Grid } from '../../engine/types';
-import { DETECTION_LIMITS, checkTile, cellName, clockOf, continueByClicking, findWinControl, isBoardSize, isTileValue, numberFromText, sendKeyMove, waitForBoard } from './common';
+import { DETECTION_LIMITS, checkTile, cellName, clockOf, continueByClicking, elementRect, findWinControl, isBoardSize, isTileValue, numberFromText, sendKeyMove, waitForBoard } from './common';
 import { BoardReadError } from './types';
-import type { Adapter, AdapterContext, AdapterFactory, BoardReading, ContinueResult, GameStatus, SettleResult } from './types';
+import type { Adapter, AdapterContext, AdapterFactory, BoardReading, BoardRect, ContinueResult, GameStatus, SettleResult } from './types';
 
 type Container = Element | ShadowRoot;
 
@@ -518,6 +518,17 @@ export class GeometryAdapter implements Adapter {
   }
 
   /** Only the "Keep going" of the win overlay over the board (findWinControl); never a link, never elsewhere. */
+  boardRect(): BoardRect | null {
+    let layout: Layout;
+    try {
+      layout = this.currentLayout();
+    } catch {
+      return null;
+    }
+    const container = layout.container;
+    return elementRect(isElement(container) ? container : container.host);
+  }
+
   continueAfterWin(): Promise<ContinueResult> {
     const boardElement = (): Element | null => {
       const container = this.layout?.container;

@@ -17,7 +17,7 @@ import type { Direction, Grid } from '../../engine/types';
 import { ClassicAdapter, classicStatus, classicTiles, readClassicBoard } from './classic';
 import { checkTile, isBoardSize, waitForBoard } from './common';
 import { BoardReadError } from './types';
-import type { Adapter, AdapterContext, AdapterFactory, BoardReading, ContinueResult, SettleResult } from './types';
+import type { Adapter, AdapterContext, AdapterFactory, BoardReading, BoardRect, ContinueResult, SettleResult } from './types';
 
 export const SAVED_STATE_KEY = 'gameState';
 
@@ -124,6 +124,10 @@ export class SavedStateAdapter implements Adapter {
       timeoutMs,
       checkpoints: [20, 60, 150],
     });
+  }
+
+  boardRect(): BoardRect | null {
+    return this.dom.boardRect();
   }
 
   async continueAfterWin(): Promise<ContinueResult> {

@@ -14,9 +14,10 @@
 import type { Direction, Grid } from '../../engine/types';
 import { StoreFindResultSchema, StoreSnapshotSchema } from '../../page/bridge-protocol';
 import type { StoreSnapshot } from '../../page/bridge-protocol';
+import { canvasBoardRect } from './canvas';
 import { checkTile, isBoardSize, waitForBoard, waitUntil } from './common';
 import { BoardReadError } from './types';
-import type { Adapter, AdapterContext, AdapterFactory, BoardReading, ContinueResult, GameStatus, PageBridge, SettleResult } from './types';
+import type { Adapter, AdapterContext, AdapterFactory, BoardReading, BoardRect, ContinueResult, GameStatus, PageBridge, SettleResult } from './types';
 
 type ConnectableBridge = PageBridge & { connect?: (timeoutMs?: number) => Promise<boolean> };
 
@@ -116,6 +117,11 @@ export class StoreAdapter implements Adapter {
         return () => this.notify.delete(n);
       },
     });
+  }
+
+  /** The store has no DOM: the board is the page's canvas (play2048.co draws it on one). */
+  boardRect(): BoardRect | null {
+    return canvasBoardRect(this.context.document);
   }
 
   async continueAfterWin(): Promise<ContinueResult> {

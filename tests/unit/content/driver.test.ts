@@ -43,6 +43,9 @@ class FakeGame implements Adapter {
   async detect(): Promise<number> {
     return this.confidence;
   }
+  boardRect(): null {
+    return null;
+  }
   readBoard(): BoardReading {
     const reading: BoardReading = { grid: this.board, score: null, status: this.status };
     return this.note ? { ...reading, note: this.note } : reading;

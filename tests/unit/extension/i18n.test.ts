@@ -2,6 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { STRATEGY_NAMES } from '../../../src/engine/types';
+import { GRADES } from '../../../src/coach/grade';
 import { t, useMessages } from '../../../src/ui/i18n';
 import type { MessageTable } from '../../../src/ui/i18n';
 
@@ -27,6 +28,8 @@ function usedKeys(): Set<string> {
   for (const d of ['up', 'down', 'left', 'right']) keys.add(`dir_${d}`);
   for (const s of STRATEGY_NAMES) keys.add(`strategy_${s}`).add(`strategyDesc_${s}`);
   for (const o of ['over', 'won', 'stopped']) keys.add(`outcome_${o}`);
+  // Coach mode's grades and their counts (src/popup/coach-view.ts).
+  for (const g of GRADES) keys.add(`grade_${g}`).add(`coachCountOne_${g}`).add(`coachCountMany_${g}`);
   return keys;
 }
 
@@ -64,6 +67,21 @@ describe('locales', () => {
   it('every key the pages use exists', () => {
     const missing = [...usedKeys()].filter((key) => !(key in en));
     expect(missing).toEqual([]);
+  });
+
+  it('coach mode speaks German too: the card, the grades, the counts and the replay marks', async () => {
+    const view = await import('../../../src/popup/coach-view');
+    useMessages(load('de'));
+    try {
+      expect(view.gradeLabel('blunder')).toBe('Grober Fehler');
+      expect(view.countsText({ best: 2, good: 0, inaccuracy: 1, mistake: 0, blunder: 0 })).toBe('2 beste · 1 Ungenauigkeit');
+      expect(view.suggestionText({ active: true, suggestion: null, graded: 0, accuracy: null, counts: { best: 0, good: 0, inaccuracy: 0, mistake: 0, blunder: 0 }, resyncs: 0 })).toBe('Denkt nach…');
+      expect(view.replayMarkText({ graded: 1, accuracy: 0, counts: { best: 0, good: 0, inaccuracy: 0, mistake: 0, blunder: 1 }, marks: 'X', resyncs: 0 }, [{ grade: 'blunder', better: 'left' }], 1, 'up')).toBe(
+        'Zug 1, hoch ↑: Grober Fehler (besser: links ←)',
+      );
+    } finally {
+      useMessages(en);
+    }
   });
 
   it('t() substitutes $1… and shows the key itself when a message is missing', () => {

@@ -63,9 +63,28 @@ describe('history: export and import', () => {
     expect(back.games).toEqual(games);
   });
 
-  it('CSV without the optional gameId column (an older export) still imports', () => {
+  it('a coached game keeps its grades through CSV and JSON', () => {
+    const coached: GameRecord = {
+      ...games[0],
+      gameId: 'c-1-xyz',
+      coach: { graded: 2, accuracy: 62.5, counts: { best: 1, good: 0, inaccuracy: 0, mistake: 1, blunder: 0 }, marks: '!-m', better: '--l', resyncs: 1 },
+    };
+    for (const text of [exportCsv([coached, games[1]]), exportJson([coached, games[1]])]) {
+      const back = importGames(text);
+      expect(back.skipped).toBe(0);
+      expect(back.games).toEqual([coached, games[1]]);
+    }
+    // Grades that do not validate: the record is skipped, not imported without them.
+    expect(importGames(exportCsv([{ ...coached, coach: { ...coached.coach!, better: 'xyz' } }])).skipped).toBe(1);
+  });
+
+  it('CSV without the optional gameId and coach columns (an older export) still imports', () => {
     const old = [games[1], games[3]];
-    const lines = exportCsv(old).trimEnd().split('\r\n').map((line) => line.slice(0, line.lastIndexOf(',')));
+    const lines = exportCsv(old)
+      .trimEnd()
+      .split('\r\n')
+      .map((line) => line.slice(0, line.lastIndexOf(',')))
+      .map((line) => line.slice(0, line.lastIndexOf(',')));
     expect(lines[0].endsWith('replay')).toBe(true);
     const back = importGames(lines.join('\r\n'));
     expect(back.skipped).toBe(0);

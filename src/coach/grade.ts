@@ -1,0 +1,181 @@
+/**
+ * Grading a person's move, chess-engine style (pure: no DOM, no chrome.*).
+ *
+ * A move is graded by the value it gives up against the best move of the SAME search (one search of the
+ * position before the move, all root moves valued together), relative to the position's value:
+ *
+ *     loss = (value(best) − value(played)) / |value(best)|          (0 when the played move is the best)
+ *
+ * and sorted by thresholds on that loss, multiplied by the strategy's scale (below):
+ *
+ *     best        loss = 0 (the played move is the best one, or ties with it)
+ *     good        loss < 0.5 %
+ *     inaccuracy  loss < 3 %
+ *     mistake     loss < 10 %
+ *     blunder     loss ≥ 10 %          (a move into a lost position has loss 100 %)
+ *
+ * The thresholds were set on expectimax (the default strategy) from the losses of every non-best legal move
+ * in positions of a real game (`npx tsx scripts/grade-spread.ts expectimax`: every 15th position of a seeded
+ * expectimax game to 2048, 175 moves): median 0.41 %, 75th percentile 3.3 %, 90th 9.6 %, 95th 15.6 % — so
+ * about one non-best move in ten is a blunder. Greedy's losses have the same spread (scale 1); Monte-Carlo's
+ * values are noisy playout averages (90th percentile 32 %: scale 3) and minimax's are worst-case
+ * heuristics (90th percentile 71 %: scale 8). Random and
+ * priority do not evaluate positions (their "values" are a pick and a fixed order): their moves are not
+ * graded — the coach still shows their suggestion.
+ *
+ * Accuracy of one move = 100 × (1 − min(1, loss / blunder threshold)): 100 for the best move, 0 for a
+ * blunder; the accuracy of a game is the mean over its graded moves.
+ */
+import type { Direction, MoveValues, StrategyName } from '../engine/types';
+
+export const GRADES = ['best', 'good', 'inaccuracy', 'mistake', 'blunder'] as const;
+export type Grade = (typeof GRADES)[number];
+
+/** Upper bounds of the relative loss for good, inaccuracy and mistake (expectimax's scale). */
+export const GRADE_THRESHOLDS = { good: 0.005, inaccuracy: 0.03, mistake: 0.1 } as const;
+
+/** How far each strategy's relative losses spread compared with expectimax's; absent = not graded. */
+export const GRADE_SCALE: Partial<Record<StrategyName, number>> = { expectimax: 1, greedy: 1, montecarlo: 3, minimax: 8 };
+
+/** Values closer than this (relative) are a tie: the played move then counts as the best. */
+const TIE = 1e-9;
+
+export function isGradable(strategy: StrategyName): boolean {
+  return GRADE_SCALE[strategy] !== undefined;
+}
+
+export interface MoveGrade {
+  readonly grade: Grade;
+  /** The move played. */
+  readonly move: Direction;
+  /** The best move of the search (the played one when it ties with the best). */
+  readonly best: Direction;
+  /** Relative loss of value against the best move, ≥ 0 (1 = everything lost). */
+  readonly loss: number;
+  /** 0–100. */
+  readonly accuracy: number;
+}
+
+/** The best move of a search's values and its value (null when no move has a finite value). */
+export function bestOf(values: MoveValues): { move: Direction; value: number } | null {
+  let best: { move: Direction; value: number } | null = null;
+  for (const [move, value] of Object.entries(values) as [Direction, number][]) {
+    if (!Number.isFinite(value)) continue;
+    if (!best || value > best.value) best = { move, value };
+  }
+  return best;
+}
+
+/** Relative loss of `value` against `bestValue` (0 for a tie or better). */
+export function relativeLoss(bestValue: number, value: number): number {
+  const gap = bestValue - value;
+  const scale = Math.abs(bestValue);
+  if (gap <= TIE * Math.max(1, scale)) return 0;
+  if (scale === 0) return 1;
+  return gap / scale;
+}
+
+/** The grade of a relative loss for a strategy's scale. */
+export function gradeOfLoss(loss: number, scale = 1): Grade {
+  if (loss <= 0) return 'best';
+  if (loss < GRADE_THRESHOLDS.good * scale) return 'good';
+  if (loss < GRADE_THRESHOLDS.inaccuracy * scale) return 'inaccuracy';
+  if (loss < GRADE_THRESHOLDS.mistake * scale) return 'mistake';
+  return 'blunder';
+}
+
+export function accuracyOfLoss(loss: number, scale = 1): number {
+  return 100 * (1 - Math.min(1, loss / (GRADE_THRESHOLDS.mistake * scale)));
+}
+
+/**
+ * Grade `move` played in a position whose search gave `values`. Null when it cannot be graded: the
+ * strategy does not evaluate positions, or the search has no value for the move played (the move was
+ * illegal there, i.e. the board the search saw is not the one the person moved from).
+ */
+export function gradeMove(strategy: StrategyName, values: MoveValues, move: Direction): MoveGrade | null {
+  const scale = GRADE_SCALE[strategy];
+  if (scale === undefined) return null;
+  const played = values[move];
+  if (played === undefined || !Number.isFinite(played)) return null;
+  const top = bestOf(values);
+  if (!top) return null;
+  const loss = relativeLoss(top.value, played);
+  return {
+    grade: gradeOfLoss(loss, scale),
+    move,
+    best: loss === 0 ? move : top.move,
+    loss,
+    accuracy: accuracyOfLoss(loss, scale),
+  };
+}
+
+export type GradeCounts = Record<Grade, number>;
+
+export function emptyCounts(): GradeCounts {
+  return { best: 0, good: 0, inaccuracy: 0, mistake: 0, blunder: 0 };
+}
+
+/** One letter per grade, for the per-move marks a game record keeps (`-` = a move seen but not graded). */
+export const GRADE_MARK: Readonly<Record<Grade, string>> = { best: '!', good: 'g', inaccuracy: '?', mistake: 'm', blunder: 'X' };
+export const UNGRADED_MARK = '-';
+
+/** One letter per direction, for the better move a game record keeps per graded move (`-` = none). */
+export const MOVE_LETTER: Readonly<Record<Direction, string>> = { up: 'u', down: 'd', left: 'l', right: 'r' };
+export const NO_BETTER = '-';
+
+/**
+ * A game's grades as they come: counts, running accuracy, and per move seen a mark and the better move.
+ * The i-th move seen has the i-th mark, whatever the order its grade arrives in: a move played before its
+ * search ended takes its slot at once (`reserve`) and is graded into it later (`settle`).
+ */
+export class GradeTally {
+  private accuracySum = 0;
+  private graded = 0;
+  private readonly counts = emptyCounts();
+  private readonly marks: string[] = [];
+  private readonly better: string[] = [];
+
+  add(grade: MoveGrade): void {
+    this.settle(this.reserve(), grade);
+  }
+
+  /** A move the person played that could not be graded (played before its search ended, a tie of boards). */
+  skip(): void {
+    this.reserve();
+  }
+
+  /** A move seen whose grade comes later: its slot (ungraded until `settle`). */
+  reserve(): number {
+    this.marks.push(UNGRADED_MARK);
+    this.better.push(NO_BETTER);
+    return this.marks.length - 1;
+  }
+
+  /** The grade of the move in `slot` (reserved and not graded yet); null leaves it ungraded. */
+  settle(slot: number, grade: MoveGrade | null): void {
+    if (!grade || this.marks[slot] !== UNGRADED_MARK) return;
+    this.graded += 1;
+    this.accuracySum += grade.accuracy;
+    this.counts[grade.grade] += 1;
+    this.marks[slot] = GRADE_MARK[grade.grade];
+    this.better[slot] = grade.grade === 'best' ? NO_BETTER : MOVE_LETTER[grade.best];
+  }
+
+  get gradedMoves(): number {
+    return this.graded;
+  }
+
+  get movesSeen(): number {
+    return this.marks.length;
+  }
+
+  /** Mean accuracy of the graded moves (null before the first graded move). */
+  get accuracy(): number | null {
+    return this.graded === 0 ? null : this.accuracySum / this.graded;
+  }
+
+  summary(): { graded: number; accuracy: number | null; counts: GradeCounts; marks: string; better: string } {
+    return { graded: this.graded, accuracy: this.accuracy, counts: { ...this.counts }, marks: this.marks.join(''), better: this.better.join('') };
+  }
+}

@@ -1,0 +1,476 @@
+/**
+ * Coach mode: the person plays with their own keys, the extension sends NO key at all. After each of the
+ * person's moves (and at the start) the solver evaluates the board the page shows, in the workers through
+ * the solver client, with the chosen strategy and budget; the arrow overlay points the suggested move,
+ * and each move the person played is graded against the search of the board it was played from
+ * (src/coach/grade.ts).
+ *
+ * Desync-proof: boards go through the MoveTracker (src/coach/tracker.ts), so a move is graded only when the
+ * new board is one legal move plus a spawn after the evaluated one; undo, a new game, an edited board or a
+ * slowly animating page lead to a silent re-evaluation, never a grade.
+ *
+ * How it notices the person's moves: the person's own input (trusted keys, pointer and touch ends) starts a
+ * short burst of readings; DOM mutations trigger a reading; a slow poll catches the rest (a canvas redrawn
+ * by a timer, a change from elsewhere). Only reading the page — never writing to it except the overlay.
+ */
+import { legalMoves, maxTile } from '../engine/index';
+import type { Direction, Grid, MoveChoice, SearchOptions } from '../engine/types';
+import { GradeTally, gradeMove, isGradable } from '../coach/grade';
+import type { MoveGrade } from '../coach/grade';
+import { MoveTracker, gridKey, looksLikeNewGame } from '../coach/tracker';
+import type { Observation } from '../coach/tracker';
+import { NO_GRADES_NOTE } from '../shared/coach';
+import type { CoachStatus } from '../shared/coach';
+import { ReplayRecorder } from '../shared/history';
+import type { GameRecord, RunStatus } from '../shared/messages';
+import type { Settings } from '../shared/settings';
+import type { Adapter, BoardReading } from './adapters/types';
+import type { BoardAccess } from './board-access';
+import { Interrupted } from './errors';
+import type { ArrowOverlay } from './overlay';
+import type { SolverAnswer } from './solver-client';
+
+/** The solver as the coach needs it (the content script's SolverClient). */
+export interface CoachSolver {
+  ask(strategy: Settings['strategy'], board: Grid, options: SearchOptions): Promise<SolverAnswer>;
+  cancel(): void;
+}
+
+export interface CoachEnvironment {
+  readonly window: Window;
+  readonly boards: Pick<BoardAccess, 'ensureAdapter' | 'tryRead'>;
+  readonly solver: CoachSolver;
+  readonly overlay: Pick<ArrowOverlay, 'show' | 'hide'>;
+  readonly settings: () => Settings;
+  /** Merge into the tab's run status and report it (the driver's status). */
+  readonly report: (patch: Partial<RunStatus>) => void;
+  /** A game the person finished (or stopped coaching) with its grades. */
+  readonly record: (record: GameRecord) => void;
+  /**
+   * Each move of the person the coach recognised, in order (the i-th call is the i-th character of the
+   * game's `coach.marks` and the i-th move of its `replay`, which the coach records itself).
+   */
+  readonly onMove?: (step: { readonly before: Grid; readonly move: Direction; readonly after: Grid }) => void;
+  readonly now?: () => number;
+  /** See MoveTracker; default 250 ms. */
+  readonly quietMs?: number;
+  /** Readings after the person's input, ms after it. */
+  readonly burstMs?: readonly number[];
+  /** The slow poll's period, ms. */
+  readonly pollMs?: number;
+}
+
+const DEFAULT_BURST = [0, 16, 40, 80, 130, 200, 300, 450, 700, 1_000];
+const INPUT_EVENTS = ['keydown', 'keyup', 'pointerup', 'touchend', 'click'] as const;
+const CACHE_SIZE = 32;
+
+function wire(grid: Grid): { rows: number; cols: number; cells: number[] } {
+  return { rows: grid.rows, cols: grid.cols, cells: Array.from(grid.cells) };
+}
+
+export class Coach {
+  private active = false;
+  private adapter: Adapter | null = null;
+  private readonly tracker: MoveTracker;
+  private readonly now: () => number;
+  private readonly evaluations = new Map<string, MoveChoice>();
+  private searching: string | null = null;
+  /** A move played from a board whose search has not ended yet: graded into its slot when it ends. */
+  private awaiting: { key: string; move: Direction; slot: number } | null = null;
+  /** The game ended on the page while its last move waited for its grade: recorded once it has it. */
+  private overWhenGraded = false;
+  /** The person's game move by move, in the autopilot's replay format: the i-th move has the i-th mark. */
+  private readonly replay = new ReplayRecorder();
+  private gameId = newGameId();
+  private tally = new GradeTally();
+  private resyncs = 0;
+  private last: MoveGrade | undefined;
+  private suggestion: Direction | null = null;
+  private gameStartedAt = 0;
+  private lastReading: BoardReading | null = null;
+  /** The current game's record was sent (at game over): not again. */
+  private gameRecorded = false;
+  private failedReads = 0;
+  private readonly timers = new Set<ReturnType<typeof setTimeout>>();
+  private cleanup: (() => void)[] = [];
+
+  constructor(private readonly env: CoachEnvironment) {
+    this.tracker = new MoveTracker(env.quietMs ?? 250);
+    this.now = env.now ?? (() => Date.now());
+  }
+
+  get isActive(): boolean {
+    return this.active;
+  }
+
+  /** The search of the board shown now, if it has ended (for Hint while coaching). */
+  currentChoice(): MoveChoice | null {
+    const anchor = this.tracker.anchor;
+    return anchor ? (this.evaluations.get(gridKey(anchor)) ?? null) : null;
+  }
+
+  /** Turn coach mode on: find the board (throws the "No 2048 board" error), evaluate it, watch the person. */
+  async start(): Promise<void> {
+    if (this.active) return;
+    const adapter = await this.env.boards.ensureAdapter();
+    this.active = true;
+    this.adapter = adapter;
+    this.tracker.reset(null);
+    this.evaluations.clear();
+    this.suggestion = null;
+    this.resetGame();
+    this.watch();
+    this.publish({ adapter: adapter.name });
+    this.check();
+  }
+
+  /** Turn coach mode off: the overlay goes, the search is cancelled, the game so far is recorded. */
+  stop(): void {
+    if (!this.active) return;
+    this.active = false;
+    for (const undo of this.cleanup) undo();
+    this.cleanup = [];
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    if (this.searching) this.env.solver.cancel();
+    this.searching = null;
+    // A move still waiting for its grade stays ungraded (its mark '-').
+    this.awaiting = null;
+    this.env.overlay.hide();
+    this.suggestion = null;
+    const over = this.overWhenGraded;
+    this.overWhenGraded = false;
+    this.finishGame(over ? 'over' : 'stopped');
+    this.publish();
+  }
+
+  // ------------------------------------------------------------------ watching
+
+  private watch(): void {
+    const win = this.env.window;
+    const onInput = (event: Event): void => {
+      if (event.isTrusted) this.burst();
+    };
+    for (const type of INPUT_EVENTS) win.addEventListener(type, onInput, { capture: true, passive: true });
+    this.cleanup.push(() => {
+      for (const type of INPUT_EVENTS) win.removeEventListener(type, onInput, { capture: true });
+    });
+    const Observer = (win as Window & { MutationObserver?: typeof MutationObserver }).MutationObserver;
+    const root = win.document?.documentElement;
+    if (Observer && root) {
+      let queued = false;
+      const observer = new Observer((records) => {
+        // The overlay's own changes are not the page's.
+        if (records.every((r) => (r.target as Element).localName === 'autopilot-arrow')) return;
+        if (queued) return;
+        queued = true;
+        this.after(0, () => {
+          queued = false;
+          this.check();
+        });
+      });
+      observer.observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
+      this.cleanup.push(() => observer.disconnect());
+    }
+    const poll = setInterval(() => this.check(), this.env.pollMs ?? 400);
+    this.cleanup.push(() => clearInterval(poll));
+  }
+
+  private burst(): void {
+    for (const at of this.env.burstMs ?? DEFAULT_BURST) this.after(at, () => this.check());
+  }
+
+  private after(ms: number, run: () => void): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      if (this.active) run();
+    }, ms);
+    this.timers.add(timer);
+  }
+
+  // ------------------------------------------------------------------ readings
+
+  private async redetect(): Promise<void> {
+    try {
+      this.adapter = await this.env.boards.ensureAdapter();
+    } catch {
+      // No board right now (a page between games): the poll tries again.
+    }
+  }
+
+  /** Read the page and act on what changed. */
+  check(): void {
+    if (!this.active || !this.adapter) return;
+    const reading = this.env.boards.tryRead(this.adapter);
+    if (!reading) {
+      // Tiles in flight, an overlay, or a page that rebuilt its board: after a while, detect again.
+      if (++this.failedReads >= 10) {
+        this.failedReads = 0;
+        void this.redetect();
+      }
+      return;
+    }
+    this.failedReads = 0;
+    const observation = this.tracker.observe(reading.grid, this.now());
+    this.act(observation, reading);
+  }
+
+  private act(observation: Observation, reading: BoardReading): void {
+    switch (observation.kind) {
+      case 'same':
+        if (isOver(reading)) this.finishGame('over');
+        this.evaluate(reading.grid, reading);
+        return;
+      case 'moved':
+        this.lastReading = reading;
+        // The game went on after it was recorded as over (an undo on the last board): it is recorded again,
+        // under the same id (the log keeps the later record).
+        this.gameRecorded = false;
+        this.replay.add({ before: observation.from, move: observation.move, after: observation.to });
+        this.env.onMove?.({ before: observation.from, move: observation.move, after: observation.to });
+        this.onMove(gridKey(observation.from), observation.move);
+        if (isOver(reading)) this.finishGame('over');
+        this.clearSuggestion();
+        this.evaluate(observation.to, reading);
+        return;
+      case 'in-flight':
+      case 'unsettled':
+        this.clearSuggestion();
+        this.after(observation.waitMs, () => this.check());
+        return;
+      case 'resync':
+        if (this.awaiting) this.awaiting = null; // its slot stays ungraded
+        if (this.overWhenGraded) {
+          this.overWhenGraded = false;
+          this.finishGame('over');
+        }
+        if (observation.from !== null) {
+          this.resyncs += 1;
+          if (looksLikeNewGame(observation.from, observation.to)) this.newGame();
+        }
+        this.lastReading = reading;
+        this.clearSuggestion();
+        this.evaluate(observation.to, reading);
+        this.publish();
+        return;
+    }
+  }
+
+  private onMove(fromKey: string, move: Direction): void {
+    const slot = this.tally.reserve();
+    const searched = this.evaluations.get(fromKey);
+    if (searched) this.grade(searched, move, slot);
+    else if (this.searching === fromKey) this.awaiting = { key: fromKey, move, slot };
+    // else: no search of that board (two moves in one reading's time): the slot stays ungraded.
+    this.publish();
+  }
+
+  private grade(choice: MoveChoice, move: Direction, slot: number): void {
+    const grade = gradeMove(choice.strategy, choice.values, move);
+    this.tally.settle(slot, grade);
+    if (grade) this.last = grade;
+  }
+
+  /** A new game on the page: the one before is recorded (unless it was at its end), the tally starts again. */
+  private newGame(): void {
+    this.finishGame('stopped');
+    this.resetGame();
+  }
+
+  private resetGame(): void {
+    this.tally = new GradeTally();
+    this.replay.reset();
+    this.gameId = newGameId();
+    this.resyncs = 0;
+    this.last = undefined;
+    this.awaiting = null;
+    this.overWhenGraded = false;
+    this.gameStartedAt = this.now();
+    this.gameRecorded = false;
+  }
+
+  // ------------------------------------------------------------------ searches
+
+  private searchOptions(): SearchOptions {
+    const s = this.env.settings();
+    return {
+      timeMs: s.thinkMs,
+      playouts: s.playouts,
+      seed: Math.floor(Math.random() * 0x7fffffff),
+      ...(s.depth !== null ? { depth: s.depth } : {}),
+    };
+  }
+
+  /** Make sure the board shown now gets (or has) its search, and show its suggestion once it has. */
+  private evaluate(grid: Grid, reading: BoardReading): void {
+    const key = gridKey(grid);
+    const known = this.evaluations.get(key);
+    if (known) {
+      this.showSuggestion(key, known, reading);
+      return;
+    }
+    if (this.searching === key) return;
+    if (this.searching !== null) {
+      // A search of an older board: keep it when a move played from there waits for it, else replace it.
+      if (this.awaiting?.key === this.searching) return;
+      this.env.solver.cancel();
+      this.searching = null;
+    }
+    this.search(grid, key);
+  }
+
+  private search(grid: Grid, key: string): void {
+    const strategy = this.env.settings().strategy;
+    this.searching = key;
+    this.env.solver.ask(strategy, grid, this.searchOptions()).then(
+      (answer) => {
+        if (this.searching === key) this.searching = null;
+        if (!this.active) return;
+        this.remember(key, answer.choice);
+        if (this.awaiting?.key === key) {
+          this.grade(answer.choice, this.awaiting.move, this.awaiting.slot);
+          this.awaiting = null;
+          this.recordIfOver();
+        }
+        this.afterSearch(answer.note);
+      },
+      (err: unknown) => {
+        if (this.searching === key) this.searching = null;
+        if (!this.active) return;
+        if (this.awaiting?.key === key) {
+          this.awaiting = null; // its slot stays ungraded
+          this.recordIfOver();
+        }
+        if (err instanceof Interrupted) {
+          this.afterSearch();
+          return;
+        }
+        this.publish({ message: err instanceof Error ? err.message : String(err) });
+      },
+    );
+  }
+
+  /** A search ended: show the suggestion if it is for the board shown now, else evaluate that board. */
+  private afterSearch(note?: string): void {
+    const anchor = this.tracker.anchor;
+    if (!anchor) return;
+    const reading = this.lastReading ?? { grid: anchor, score: null, status: 'playing' as const };
+    this.evaluate(anchor, sameBoard(reading.grid, anchor) ? reading : { ...reading, grid: anchor });
+    if (note) this.publish({ note });
+    else this.publish();
+  }
+
+  private remember(key: string, choice: MoveChoice): void {
+    this.evaluations.set(key, choice);
+    if (this.evaluations.size > CACHE_SIZE) {
+      const oldest = this.evaluations.keys().next().value;
+      if (oldest !== undefined) this.evaluations.delete(oldest);
+    }
+  }
+
+  // ------------------------------------------------------------------ showing
+
+  private showSuggestion(key: string, choice: MoveChoice, reading: BoardReading): void {
+    const anchor = this.tracker.anchor;
+    if (!anchor || gridKey(anchor) !== key) return;
+    const adapter = this.adapter;
+    const changed = this.suggestion !== choice.move;
+    this.suggestion = choice.move;
+    if (choice.move && adapter) this.env.overlay.show(choice.move, () => adapter.boardRect());
+    else this.env.overlay.hide();
+    if (changed || this.lastShownKey !== key) {
+      this.lastShownKey = key;
+      this.publish({
+        values: choice.values,
+        depth: choice.depth,
+        board: wire(anchor),
+        bestTile: maxTile(anchor),
+        score: reading.score ?? null,
+      });
+    }
+  }
+
+  private lastShownKey = '';
+
+  private clearSuggestion(): void {
+    if (this.suggestion === null) return;
+    this.suggestion = null;
+    this.env.overlay.hide();
+  }
+
+  // ------------------------------------------------------------------ reporting
+
+  /** The coach's part of the run status. */
+  status(): CoachStatus {
+    const summary = this.tally.summary();
+    const strategy = this.env.settings().strategy;
+    return {
+      active: this.active,
+      suggestion: this.suggestion,
+      graded: summary.graded,
+      accuracy: summary.accuracy,
+      counts: summary.counts,
+      ...(this.last ? { last: { grade: this.last.grade, move: this.last.move, best: this.last.best, loss: this.last.loss, accuracy: this.last.accuracy } } : {}),
+      resyncs: this.resyncs,
+      ...(isGradable(strategy) ? {} : { note: NO_GRADES_NOTE }),
+    };
+  }
+
+  private publish(extra: Partial<RunStatus> = {}): void {
+    this.env.report({ ...extra, coach: this.status() });
+  }
+
+  private recordIfOver(): void {
+    if (!this.overWhenGraded) return;
+    this.overWhenGraded = false;
+    this.finishGame('over');
+  }
+
+  /**
+   * Record the game once (at its end, at a new game or when coaching stops), if the person moved: its
+   * grades and its replay (the i-th move of the replay has the i-th mark). At the end of a game whose last
+   * move still waits for its search, the record waits for that grade.
+   */
+  private finishGame(outcome: GameRecord['outcome']): void {
+    if (this.gameRecorded) return;
+    if (outcome === 'over' && this.awaiting) {
+      this.overWhenGraded = true;
+      return;
+    }
+    this.gameRecorded = true;
+    const summary = this.tally.summary();
+    if (this.tally.movesSeen > 0) {
+      const grid = this.lastReading?.grid ?? this.tracker.anchor;
+      const now = this.now();
+      const replay = this.replay.snapshot();
+      this.env.record({
+        gameId: this.gameId,
+        site: this.env.window.location?.host ?? '',
+        adapter: this.adapter?.name ?? 'unknown',
+        strategy: this.env.settings().strategy,
+        score: this.lastReading?.score ?? null,
+        bestTile: grid ? maxTile(grid) : 0,
+        moves: this.tally.movesSeen,
+        ms: Math.max(0, now - this.gameStartedAt),
+        desyncs: this.resyncs,
+        endedAt: now,
+        outcome,
+        coach: { ...summary, resyncs: this.resyncs },
+        ...(replay ? { replay } : {}),
+      });
+    }
+  }
+}
+
+/** The game has ended on the page (its own word, or no move left: canvas pages say nothing). */
+function isOver(reading: BoardReading): boolean {
+  return reading.status === 'over' || legalMoves(reading.grid).length === 0;
+}
+
+function newGameId(): string {
+  return `c-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+}
+
+function sameBoard(a: Grid, b: Grid): boolean {
+  return gridKey(a) === gridKey(b);
+}
