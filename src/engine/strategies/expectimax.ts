@@ -538,7 +538,7 @@ async function chooseMove(grid: Grid, options?: SearchOptions, signal?: AbortSig
 const WASM_TT_LOG2 = 21;
 /** The hard stop comes at this share of the budget, less DEADLINE_MARGIN_MS (the answer still has to be
  *  posted, and a busy machine may not schedule the thread exactly at the deadline). */
-const DEADLINE_SHARE = 0.92;
+const DEADLINE_SHARE = 0.97;
 const DEADLINE_MARGIN_MS = 1;
 /** The hard stop never comes before this share of the budget, however late the thread has been. */
 const MIN_DEADLINE_SHARE = 0.75;
