@@ -31,6 +31,7 @@ import type { SolverHost } from '../solver/host';
 import { offscreenSolverHost } from './offscreen-host';
 import { backgroundPageSolverHost } from './page-host';
 import { injectAutopilot } from './inject';
+import { StatusThrottle } from './status-throttle';
 
 const solverHost: SolverHost = SOLVER_HOST === 'background-page' ? backgroundPageSolverHost() : offscreenSolverHost;
 
@@ -189,12 +190,42 @@ async function fromEndedDocument(tabId: number, documentId: string | undefined):
   }
 }
 
+const statusThrottle = new StatusThrottle();
+const heldTimers = new Map<number, ReturnType<typeof setTimeout>>();
+
 async function onStatus(tabId: number, status: RunStatus, sender: SenderInfo): Promise<void> {
   if (await fromEndedDocument(tabId, sender.documentId)) return;
-  await saveStatus(tabId, status, sender.documentId ? { [statusDocumentKey(tabId)]: sender.documentId } : {});
+  const extra = sender.documentId ? { [statusDocumentKey(tabId)]: sender.documentId } : {};
+  const offer = statusThrottle.offer(tabId, status, Date.now());
+  if ('write' in offer) {
+    clearTimeout(heldTimers.get(tabId));
+    heldTimers.delete(tabId);
+    await saveStatus(tabId, offer.write, extra);
+    return;
+  }
+  if (heldTimers.has(tabId)) return; // the held status goes out with that timer, whichever is newest then
+  heldTimers.set(
+    tabId,
+    setTimeout(() => {
+      heldTimers.delete(tabId);
+      void (async () => {
+        if (await fromEndedDocument(tabId, sender.documentId)) return;
+        const held = statusThrottle.due(tabId, Date.now());
+        if (held) await saveStatus(tabId, held, extra);
+      })().catch(() => undefined);
+    }, offer.holdMs),
+  );
+}
+
+/** A page ended: a status held back for it is never stored. */
+function dropHeldStatus(tabId: number): void {
+  clearTimeout(heldTimers.get(tabId));
+  heldTimers.delete(tabId);
+  statusThrottle.forget(tabId);
 }
 
 async function onPageEnd(tabId: number, end: PageEnd): Promise<void> {
+  dropHeldStatus(tabId);
   const docKey = statusDocumentKey(tabId);
   const items = await browser.storage.session.get([statusKey(tabId), docKey]);
   const status = readStatus(items[statusKey(tabId)]);

@@ -1,8 +1,9 @@
 /**
  * The per-move series the panel's live charts draw, accumulated from the statuses the panel receives
- * anyway (one per move): no extra message on the play path. Pure, so it is unit-tested.
+ * anyway (each carries the moves since the previous one): no extra message on the play path. Pure, so it is unit-tested.
  */
-import type { RunStatus } from '../shared/messages';
+import { movePointOf } from '../shared/messages';
+import type { MovePoint, RunStatus } from '../shared/messages';
 import { tileMilestones } from '../shared/history';
 
 export interface LiveSeries {
@@ -22,23 +23,32 @@ export function emptySeries(): LiveSeries {
 export const SERIES_CAP = 20_000;
 
 /**
- * Add what `status` says about the last move. A status of the same move count changes nothing (the
- * 'thinking' report before a move); fewer moves than the last point means a new run or game: start over.
- * Returns true when a point was added or the series restarted.
+ * Add what `status` says: the moves it carries in `recent` (played since the previous stored status), then
+ * its own last move. A status of the same move count changes nothing (the 'thinking' report before a
+ * move); fewer moves than the last point means a new run or game: start over. Returns true when a point
+ * was added or the series restarted.
  */
 export function addStatus(series: LiveSeries, status: RunStatus): boolean {
+  let changed = false;
+  for (const point of status.recent ?? []) changed = addPoint(series, point) || changed;
+  return addPoint(series, movePointOf(status) ?? { moves: status.moves }) || changed;
+}
+
+function addPoint(series: LiveSeries, point: MovePoint | { readonly moves: number }): boolean {
   const last = series.moves.at(-1);
-  if (last !== undefined && status.moves < last) {
+  let restarted = false;
+  if (last !== undefined && point.moves < last) {
     for (const list of Object.values(series) as unknown[][]) list.length = 0;
-  } else if (last !== undefined && status.moves === last) {
+    restarted = true;
+  } else if (last !== undefined && point.moves === last) {
     return false;
   }
-  if (status.moves === 0 || status.lastMove === null) return last !== undefined && series.moves.length === 0;
-  series.moves.push(status.moves);
-  series.score.push(status.score);
-  series.thinkMs.push(status.thinkMs ?? null);
-  series.depth.push(status.depth > 0 ? status.depth : null);
-  series.bestTile.push(status.bestTile);
+  if (!('bestTile' in point)) return restarted;
+  series.moves.push(point.moves);
+  series.score.push(point.score);
+  series.thinkMs.push(point.thinkMs ?? null);
+  series.depth.push(point.depth > 0 ? point.depth : null);
+  series.bestTile.push(point.bestTile);
   if (series.moves.length > SERIES_CAP) {
     for (const list of Object.values(series) as unknown[][]) list.splice(0, list.length - SERIES_CAP);
   }

@@ -106,6 +106,19 @@ export const RUN_STATES = ['idle', 'thinking', 'moving', 'won', 'over', 'paused'
 export const RunStateSchema = z.enum(RUN_STATES);
 export type RunState = z.infer<typeof RunStateSchema>;
 
+/** Most move points one stored status carries (see RunStatus.recent). */
+export const STATUS_RECENT_CAP = 256;
+
+/** One move as the panel's live charts keep it. */
+export const MovePointSchema = z.object({
+  moves: z.number().int().min(1),
+  score: z.number().nullable(),
+  thinkMs: z.number().min(0).optional(),
+  depth: z.number().min(0),
+  bestTile: z.number(),
+});
+export type MovePoint = z.infer<typeof MovePointSchema>;
+
 /** What the popup shows; written by the content script, kept by the background in storage.session. */
 export const RunStatusSchema = z.object({
   state: RunStateSchema,
@@ -130,6 +143,11 @@ export const RunStatusSchema = z.object({
   note: statusText.optional(),
   /** How long the last move's search took (ms), for the panel's live charts. */
   thinkMs: z.number().min(0).optional(),
+  /**
+   * The moves played since the previous stored status (the background stores a fast run's statuses at
+   * most every STATUS_WRITE_INTERVAL_MS: src/background/status-throttle.ts), so the charts miss none.
+   */
+  recent: z.array(MovePointSchema).max(STATUS_RECENT_CAP).optional(),
   /** Coach mode (src/content/coach.ts): suggestion, grades and accuracy of the person's game. */
   coach: CoachStatusSchema.optional(),
   /** The solver's endgame tables: being prepared (percent), ready or failed, and the table moves played. */
@@ -138,6 +156,18 @@ export const RunStatusSchema = z.object({
   updatedAt: z.number(),
 });
 export type RunStatus = z.infer<typeof RunStatusSchema>;
+
+/** The move a status reports, as a chart point (null when it reports none yet). */
+export function movePointOf(status: RunStatus): MovePoint | null {
+  if (status.moves === 0 || status.lastMove === null) return null;
+  return {
+    moves: status.moves,
+    score: status.score,
+    ...(status.thinkMs !== undefined ? { thinkMs: status.thinkMs } : {}),
+    depth: status.depth,
+    bestTile: status.bestTile,
+  };
+}
 
 /** The status of a tab before anything has happened there: idle, nothing played yet. */
 export function initialStatus(strategy: RunStatus['strategy'], now: number): RunStatus {
