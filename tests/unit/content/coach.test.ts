@@ -131,6 +131,17 @@ function setup(board: Grid, settings: Partial<Settings> = {}) {
     records,
     moves,
     settle,
+    /** Coach mode on, its first search done. */
+    begin: async (): Promise<void> => {
+      await coach.start();
+      await settle();
+    },
+    /** The page shows `board` (a person's move, an undo, an edit) and the coach's searches run. */
+    show: async (board: Grid): Promise<void> => {
+      game.board = board;
+      coach.check();
+      await settle();
+    },
     status: () => status,
     advance: (ms: number) => {
       now += ms;
@@ -144,8 +155,7 @@ const CORNER = grid([0, 0, 0, 0, 0, 0, 0, 2, 2, 4, 8, 16, 1024, 512, 256, 128]);
 describe('Coach', () => {
   it('at start evaluates the board, points the suggestion over the board and sends no key', async () => {
     const t = setup(CORNER);
-    await t.coach.start();
-    await t.settle();
+    await t.begin();
     expect(t.solver.asked).toEqual([CORNER]);
     expect(t.overlay.shown).toBe('left');
     expect(t.overlay.rect).toEqual({ left: 10, top: 20, width: 400, height: 400 });
@@ -155,8 +165,7 @@ describe('Coach', () => {
 
   it('grades the person\'s move against the search of the board it was played from, then evaluates the new board', async () => {
     const t = setup(CORNER);
-    await t.coach.start();
-    await t.settle();
+    await t.begin();
     t.game.board = successor(CORNER, 'up');
     t.coach.check();
     // The old suggestion goes at once: it was for the board before.
@@ -173,21 +182,15 @@ describe('Coach', () => {
 
   it('the best move is graded best; accuracy runs over the game', async () => {
     const t = setup(CORNER);
-    await t.coach.start();
-    await t.settle();
-    t.game.board = successor(CORNER, 'left');
-    t.coach.check();
-    await t.settle();
+    await t.begin();
+    await t.show(successor(CORNER, 'left'));
     expect(t.status().coach).toMatchObject({ graded: 1, accuracy: 100, last: { grade: 'best', move: 'left', best: 'left' } });
   });
 
   it('undo: no grade, a silent re-evaluation once the page is quiet', async () => {
     const t = setup(CORNER);
-    await t.coach.start();
-    await t.settle();
-    t.game.board = successor(CORNER, 'left');
-    t.coach.check();
-    await t.settle();
+    await t.begin();
+    await t.show(successor(CORNER, 'left'));
     const graded = t.status().coach?.graded;
     t.game.board = CORNER; // undo
     t.coach.check();
@@ -202,8 +205,7 @@ describe('Coach', () => {
 
   it('a board changed behind the game\'s back is never graded', async () => {
     const t = setup(CORNER);
-    await t.coach.start();
-    await t.settle();
+    await t.begin();
     const edited = grid([...CORNER.cells.slice(0, 15), 256]);
     t.game.board = edited;
     t.coach.check();
@@ -252,8 +254,7 @@ describe('Coach', () => {
 
   it('the record keeps the person\'s game as a replay: the i-th replay move has the i-th mark', async () => {
     const t = setup(CORNER);
-    await t.coach.start();
-    await t.settle();
+    await t.begin();
     const boards = [CORNER];
     const played: Direction[] = ['up', 'left', 'down'];
     for (const move of played) {
@@ -281,21 +282,16 @@ describe('Coach', () => {
 
   it('an undo between moves: the replay reaches the board the page showed, the marks stay aligned', async () => {
     const t = setup(CORNER);
-    await t.coach.start();
-    await t.settle();
+    await t.begin();
     const first = successor(CORNER, 'left');
-    t.game.board = first;
-    t.coach.check();
-    await t.settle();
+    await t.show(first);
     t.game.board = CORNER; // undo
     t.coach.check();
     t.advance(150);
     t.coach.check();
     await t.settle();
     const second = successor(CORNER, 'up');
-    t.game.board = second;
-    t.coach.check();
-    await t.settle();
+    await t.show(second);
     t.coach.stop();
     const record = t.records[0];
     expect(record.coach).toMatchObject({ marks: '!X', better: '-l', resyncs: 1 });
@@ -309,11 +305,8 @@ describe('Coach', () => {
 
   it('stop: the overlay goes, the game is recorded with its grades', async () => {
     const t = setup(CORNER);
-    await t.coach.start();
-    await t.settle();
-    t.game.board = successor(CORNER, 'left');
-    t.coach.check();
-    await t.settle();
+    await t.begin();
+    await t.show(successor(CORNER, 'left'));
     t.coach.stop();
     expect(t.overlay.shown).toBeNull();
     expect(t.status().coach?.active).toBe(false);
@@ -325,11 +318,8 @@ describe('Coach', () => {
 
   it('a new game on the page records the game before and starts a fresh tally', async () => {
     const t = setup(CORNER);
-    await t.coach.start();
-    await t.settle();
-    t.game.board = successor(CORNER, 'up');
-    t.coach.check();
-    await t.settle();
+    await t.begin();
+    await t.show(successor(CORNER, 'up'));
     t.game.board = grid([0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0]);
     t.coach.check();
     t.advance(150);
@@ -344,12 +334,9 @@ describe('Coach', () => {
     // Right, then a 4 in the corner: a full board with no merge.
     const before = grid([2, 4, 2, 4, 4, 2, 4, 2, 2, 4, 2, 4, 2, 4, 2, 0]);
     const t = setup(before);
-    await t.coach.start();
-    await t.settle();
+    await t.begin();
     const end = grid([2, 4, 2, 4, 4, 2, 4, 2, 2, 4, 2, 4, 4, 2, 4, 2]);
-    t.game.board = end;
-    t.coach.check();
-    await t.settle();
+    await t.show(end);
     expect(t.records).toHaveLength(1);
     expect(t.records[0]).toMatchObject({ outcome: 'over', moves: 1, coach: { graded: 1 } });
     expect(t.records[0].replay?.n).toBe(1);
@@ -389,12 +376,9 @@ describe('Coach', () => {
 
   it('a strategy that does not evaluate suggests but grades nothing, and says so', async () => {
     const t = setup(CORNER, { strategy: 'priority' });
-    await t.coach.start();
-    await t.settle();
+    await t.begin();
     expect(t.overlay.shown).not.toBeNull();
-    t.game.board = successor(CORNER, 'up');
-    t.coach.check();
-    await t.settle();
+    await t.show(successor(CORNER, 'up'));
     expect(t.status().coach).toMatchObject({ graded: 0, note: NO_GRADES_NOTE });
   });
 });
