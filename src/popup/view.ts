@@ -150,7 +150,7 @@ export function statCells(status: RunStatus | null): StatCell[] {
   ];
 }
 
-/** "Preparing endgame tables — 43%", "ready, 12 moves", "unavailable". */
+/** The value beside "Endgame tables" (short: it sits in a stat cell): "43 % built", "12 played", "unavailable". */
 export function tablesText(tables: NonNullable<RunStatus['tables']>): string {
   if (tables.state === 'building') return t('tablesPreparing', tables.percent);
   if (tables.state === 'failed') return t('tablesFailed');

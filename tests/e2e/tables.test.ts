@@ -3,7 +3,7 @@
  * solver host builds the small rows8 set in seconds):
  *
  * - Solve on a fresh profile: the tables are built in the background while the game plays on, the popup
- *   shows "Preparing endgame tables — N%", then that they are ready (stored in IndexedDB).
+ *   shows "Endgame tables: N % built", then that they are ready (stored in IndexedDB).
  * - A game started in the tables' formation (`?start=endgame`: the rows8 snake ending in a 32, two 16s
  *   under it): one Step plays the table's move ("left", the 16s merge into the 32 next to the anchor),
  *   counted as a table move in the status and the popup.
@@ -26,7 +26,7 @@ describe('endgame tables in the extension', () => {
       timeoutMs: 30_000,
     });
     expect(building.state, building.message ?? '').not.toBe('error');
-    await waitForPopupText(popup, /Preparing endgame tables — \d{1,3}%/, { timeoutMs: 30_000 });
+    await waitForPopupText(popup, /\d{1,3} % built/, { timeoutMs: 30_000 });
     const movesWhileBuilding = (await session.status(game.tabId))?.moves ?? 0;
     const ready = await session.waitForStatus(game.tabId, (s) => s.tables?.state !== 'building' || s.state === 'error' || s.state === 'over', {
       what: 'the tables to be ready',
@@ -35,7 +35,7 @@ describe('endgame tables in the extension', () => {
     expect(ready.tables?.state, ready.message ?? '').toBe('ready');
     expect(ready.moves, 'moves played while the tables were prepared').toBeGreaterThan(0);
     expect(ready.moves).toBeGreaterThanOrEqual(movesWhileBuilding);
-    await waitForPopupText(popup, /ready — moves from the tables: \d+/, { timeoutMs: 10_000 });
+    await waitForPopupText(popup, /\d+ played/, { timeoutMs: 10_000 });
     // Stored in the extension's IndexedDB: one record per table of the test set (rows8, anchors 32..256).
     const keys = await session.inExtension(
       (name) =>
@@ -64,6 +64,6 @@ describe('endgame tables in the extension', () => {
     expect(after.lastMove).toBe('left');
     expect(after.tables).toEqual({ state: 'ready', percent: 100, moves: 1 });
     expect(after.board?.cells.slice(0, 9)).toEqual([4096, 2048, 1024, 512, 32, 64, 128, 256, 32]);
-    await waitForPopupText(popup, 'ready — moves from the tables: 1', { timeoutMs: 10_000 });
+    await waitForPopupText(popup, /\b1 played/, { timeoutMs: 10_000 });
   });
 });

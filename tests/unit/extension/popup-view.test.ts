@@ -86,9 +86,9 @@ describe('popup view', () => {
     const tablesOf = (tables: RunStatus['tables']): string | undefined =>
       statCells({ ...STATUS, tables }).find((c) => c.label === 'Endgame tables')?.value;
     expect(tablesOf(undefined)).toBeUndefined();
-    expect(tablesOf({ state: 'building', percent: 43 })).toBe('Preparing endgame tables — 43%');
-    expect(tablesOf({ state: 'ready', percent: 100, moves: 12 })).toBe('ready — moves from the tables: 12');
-    expect(tablesOf({ state: 'failed', percent: 20 })).toBe('unavailable (searching only)');
+    expect(tablesOf({ state: 'building', percent: 43 })).toBe('43 % built');
+    expect(tablesOf({ state: 'ready', percent: 100, moves: 12 })).toBe('12 played');
+    expect(tablesOf({ state: 'failed', percent: 20 })).toBe('unavailable');
   });
 
   it('enables Stop while a run may be under way and the others at rest', () => {
