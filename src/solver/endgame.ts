@@ -2,8 +2,8 @@
  * Endgame tables in the solver host (issue 15). On the first request the host asks `ensure()`: the tables
  * are read from IndexedDB (src/solver/table-store.ts); those missing or broken are built by a builder
  * worker (src/solver/tables-worker.ts) in the background and stored. Nothing waits for them: until they
- * are ready every move is searched, and each answer carries the tables' status ("Preparing endgame tables
- * — 43%") for the popup. Once ready, a 4x4 expectimax request asks the tables first: when one fits the
+ * are ready every move is searched, and each answer carries the tables' status (building and its
+ * percent, ready, failed) for the popup. Once ready, a 4x4 expectimax request asks the tables first: when one fits the
  * board with success probability ≥ the handover threshold, its move is the answer (no search).
  *
  * The tables live once, in the host (the offscreen document), not in every search worker. Nothing here
