@@ -67,6 +67,11 @@ abstract class Chart {
 
   protected abstract build(): uPlot;
 
+  /** What every chart here shares: the container's width, its height, no legend, no cursor. */
+  protected frame(): Pick<uPlot.Options, 'width' | 'height' | 'legend' | 'cursor'> {
+    return { width: widthOf(this.target), height: this.height, legend: { show: false }, cursor: { show: false } };
+  }
+
   /** Build again (a change of colour scheme). */
   rebuild(): void {
     this.plot?.destroy();
@@ -104,10 +109,7 @@ class ScoreChart extends Chart {
     const c = palette();
     return new uPlot(
       {
-        width: widthOf(this.target),
-        height: this.height,
-        legend: { show: false },
-        cursor: { show: false },
+        ...this.frame(),
         scales: { x: { time: false } },
         axes: [axis(c), axis(c, { values: (_u, ticks) => ticks.map(compact), size: 42 })],
         series: [
@@ -141,10 +143,7 @@ class ThinkChart extends Chart {
     const c = palette();
     return new uPlot(
       {
-        width: widthOf(this.target),
-        height: this.height,
-        legend: { show: false },
-        cursor: { show: false },
+        ...this.frame(),
         scales: { x: { time: false }, ms: { range: (_u, _min, max) => [0, Math.max(1, max)] }, depth: { range: (_u, _min, max) => [0, Math.max(4, max + 1)] } },
         axes: [
           axis(c),
@@ -176,10 +175,7 @@ export class ValuesChart extends Chart {
     const c = palette();
     return new uPlot(
       {
-        width: widthOf(this.target),
-        height: this.height,
-        legend: { show: false },
-        cursor: { show: false },
+        ...this.frame(),
         scales: { x: { time: false, range: [-0.5, 3.5] }, y: { range: (_u, min, max) => [Math.min(0, min), Math.max(1, max)] } },
         axes: [
           axis(c, { values: (_u, ticks) => ticks.map((i) => (Number.isInteger(i) && DIRECTIONS[i] ? moveText(DIRECTIONS[i]) : '')), splits: () => [0, 1, 2, 3], grid: { show: false } }),
@@ -213,10 +209,7 @@ export class ReachChart extends Chart {
     const colors = [c.score, c.depth, c.gold, c.think, '#5d9b4a', '#b04fb0'];
     return new uPlot(
       {
-        width: widthOf(this.target),
-        height: this.height,
-        legend: { show: false },
-        cursor: { show: false },
+        ...this.frame(),
         scales: { x: { time: false }, y: { range: [0, 100] } },
         axes: [
           axis(c, { values: (_u, ticks) => ticks.map((i) => (Number.isInteger(i) ? String(this.tiles[i] ?? '') : '')), splits: () => this.tiles.map((_, i) => i) }),
