@@ -48,38 +48,55 @@ function clampInt(raw: string, min: number, max: number, fallback: number): numb
   return Math.min(max, Math.max(min, n));
 }
 
+/**
+ * Keep `parent`'s children at `count` elements made by `create`, reusing those already there: a page left
+ * open redraws a few times a second, and touching only what changed keeps style, layout and paint small.
+ */
+function keepChildren<T extends Element>(parent: Element, count: number, create: () => T): T[] {
+  while (parent.children.length > count) parent.lastElementChild?.remove();
+  while (parent.children.length < count) parent.append(create());
+  return Array.from(parent.children) as T[];
+}
+
+/** Set a node's text only when it differs (an equal write still invalidates layout). */
+export function setText(node: Node, text: string): void {
+  if (node.textContent !== text) node.textContent = text;
+}
+
+/** Set an attribute only when it differs. */
+function setAttr(element: Element, name: string, value: string): void {
+  if (element.getAttribute(name) !== value) element.setAttribute(name, value);
+}
+
 /** A `<dl>` of label/value pairs. */
 export function renderPairs(list: HTMLElement, cells: readonly { label: string; value: string }[]): void {
-  list.replaceChildren(
-    ...cells.map((cell) => {
-      const item = document.createElement('div');
-      const dt = document.createElement('dt');
-      const dd = document.createElement('dd');
-      dt.textContent = cell.label;
-      dd.textContent = cell.value;
-      item.append(dt, dd);
-      return item;
-    }),
-  );
+  const items = keepChildren(list, cells.length, () => {
+    const item = document.createElement('div');
+    item.append(document.createElement('dt'), document.createElement('dd'));
+    return item;
+  });
+  cells.forEach((cell, i) => {
+    const [dt, dd] = items[i].children;
+    setText(dt, cell.label);
+    setText(dd, cell.value);
+  });
 }
 
 /** Draw a board as tiles into `element` (a CSS grid of --n columns). */
 export function renderBoardInto(element: HTMLElement, board: RunStatus['board'] | undefined): void {
   const rows = board?.rows ?? 4;
   const cols = board?.cols ?? 4;
-  element.style.setProperty('--n', String(cols));
-  element.classList.toggle('dense', cols > 5);
+  if (element.style.getPropertyValue('--n') !== String(cols)) element.style.setProperty('--n', String(cols));
+  if (element.classList.contains('dense') !== cols > 5) element.classList.toggle('dense', cols > 5);
   const cells = board?.cells ?? new Array<number>(rows * cols).fill(0);
-  element.replaceChildren(
-    ...cells.map((value) => {
-      const tile = document.createElement('div');
-      tile.className = `tile ${tileClass(value)}`;
-      tile.textContent = value > 0 ? String(value) : '';
-      return tile;
-    }),
-  );
+  const tiles = keepChildren(element, cells.length, () => document.createElement('div'));
+  cells.forEach((value, i) => {
+    const className = `tile ${tileClass(value)}`;
+    if (tiles[i].className !== className) tiles[i].className = className;
+    setText(tiles[i], value > 0 ? String(value) : '');
+  });
   const filled = cells.filter((v) => v > 0);
-  element.setAttribute('aria-label', t('boardLabel', filled.length, Math.max(0, ...cells)));
+  setAttr(element, 'aria-label', t('boardLabel', filled.length, Math.max(0, ...cells)));
 }
 
 const RENDER_INTERVAL_MS = 250;
@@ -203,12 +220,13 @@ export class Controls {
     const { ui, status } = this;
     const view = stateView(status);
     const coaching = coachStateLabel(status);
-    ui.state.textContent = coaching ?? view.label;
-    ui.state.className = `state tone-${coaching ? 'busy' : view.tone}`;
-    ui.site.textContent = siteText(status) || t('siteNone');
+    setText(ui.state, coaching ?? view.label);
+    const stateClass = `state tone-${coaching ? 'busy' : view.tone}`;
+    if (ui.state.className !== stateClass) ui.state.className = stateClass;
+    setText(ui.site, siteText(status) || t('siteNone'));
 
     const message = this.commandError || view.message;
-    ui.message.textContent = message;
+    setText(ui.message, message);
     ui.message.classList.toggle('is-error', this.commandError !== '' || status?.state === 'error');
     // Announce a change of state (and its message) once, not every move.
     const announcement = [view.label, message].filter(Boolean).join('. ');
@@ -239,34 +257,38 @@ export class Controls {
     const rows = valueRows(values, chosen);
     const note = status?.note;
     ui.hintBox.hidden = !choice && !this.hintPending && rows.length === 0 && !note;
-    ui.hintText.textContent = this.hintPending
+    const hint = this.hintPending
       ? t('thinking')
       : choice
         ? hintText(choice)
         : status?.lastMove
           ? t('lastMove', moveText(status.lastMove))
           : '';
+    setText(ui.hintText, hint);
     ui.hintText.hidden = ui.hintText.textContent === '';
-    ui.values.replaceChildren(
-      ...rows.map((row) => {
-        const item = document.createElement('li');
-        item.className = row.best ? 'best' : '';
-        const name = document.createElement('span');
-        name.textContent = moveText(row.move);
-        const bar = document.createElement('span');
-        bar.className = 'bar';
-        bar.setAttribute('aria-hidden', 'true');
-        const fill = document.createElement('span');
-        fill.style.width = `${Math.max(3, Math.round(row.share * 100))}%`;
-        bar.append(fill);
-        const num = document.createElement('span');
-        num.className = 'num';
-        num.textContent = row.text;
-        item.append(name, bar, num);
-        return item;
-      }),
-    );
-    ui.note.textContent = note ?? '';
+    const items = keepChildren(ui.values, rows.length, () => {
+      const item = document.createElement('li');
+      const bar = document.createElement('span');
+      bar.className = 'bar';
+      bar.setAttribute('aria-hidden', 'true');
+      bar.append(document.createElement('span'));
+      const num = document.createElement('span');
+      num.className = 'num';
+      item.append(document.createElement('span'), bar, num);
+      return item;
+    });
+    rows.forEach((row, i) => {
+      const item = items[i];
+      const [name, bar, num] = item.children as unknown as [HTMLElement, HTMLElement, HTMLElement];
+      const className = row.best ? 'best' : '';
+      if (item.className !== className) item.className = className;
+      setText(name, moveText(row.move));
+      const width = `${Math.max(3, Math.round(row.share * 100))}%`;
+      const fill = bar.firstElementChild as HTMLElement;
+      if (fill.style.width !== width) fill.style.width = width;
+      setText(num, row.text);
+    });
+    setText(ui.note, note ?? '');
     ui.note.hidden = !note;
   }
 
