@@ -5,6 +5,10 @@
  *
  *   npx tsx scripts/bench-panel.ts [--trials 3] [--moves 300] [--no-build] [--with-popup] [--with-history]
  *
+ * A first run is not counted (it builds the test build's endgame tables and warms the caches); then every
+ * trial runs each set-up once, in an order that turns every trial. Printed: each set-up's median, range and
+ * the median of its trials' rates against the closed run of the same trial.
+ *
  * Each trial starts a fresh game and plays with expectimax at depth 2 (thinking well under a
  * millisecond, so what the page and the extension spend per move dominates). The rate is taken from the
  * statuses' own timestamps: (moves at the end − moves at the start) / (time between those two statuses),
@@ -22,7 +26,8 @@ import { startStaticServer } from './static-server';
 import { DEFAULT_SETTINGS, SETTINGS_STORAGE_KEY, SettingsSchema } from '../src/shared/settings';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const WARMUP_MOVES = 20;
+const WARMUP_MOVES = Number(process.env.WARMUP_MOVES ?? 20);
+const SETTLE_MS = Number(process.env.SETTLE_MS ?? 300);
 
 interface Point {
   moves: number;
@@ -54,7 +59,7 @@ async function trial(browser: ExtensionBrowser, game: Page, gameUrl: string, tab
   const path = mode === 'panel' || mode === 'panel-history' ? `src/panel/index.html?tabId=${tabId}` : `src/popup/index.html?tabId=${tabId}`;
   const page = await openExtensionWindow(browser, path);
   // The page knows its tab once its shortcuts and settings are shown.
-  await new Promise((done) => setTimeout(done, 300));
+  await new Promise((done) => setTimeout(done, SETTLE_MS));
   await page.getByRole('button', { name: 'Solve', exact: true }).click();
   // The panel showing its history instead of the live charts (what the charts cost).
   if (mode === 'panel-history') await page.evaluate(() => (location.hash = 'history'));
@@ -124,19 +129,33 @@ async function main(): Promise<number> {
     const [tabId] = await tabIdsAt(browser, gameUrl);
     const modes: Mode[] = ['closed', 'panel', ...(values['with-history'] ? (['panel-history'] as const) : []), ...(values['with-popup'] ? (['popup', 'idle-page'] as const) : [])];
     const rates: Record<Mode, number[]> = { closed: [], panel: [], 'panel-history': [], popup: [], 'idle-page': [] };
+    // One trial not counted: the first run builds the test tables in a worker and warms every cache.
+    const warm = await trial(browser, game, gameUrl, tabId, 'closed', Number(values.moves));
+    console.log(`warm-up, closed: ${warm.rate.toFixed(2)} moves/s (not counted)`);
     for (let i = 0; i < Number(values.trials); i++) {
-      for (const mode of modes) {
+      // The order turns every trial (A B C, C B A, ...) so that a slow drift of the machine favours no set-up.
+      const order = i % 2 === 0 ? modes : [...modes].reverse();
+      for (const mode of order) {
         const { rate, pageMsPerMove } = await trial(browser, game, gameUrl, tabId, mode, Number(values.moves));
         rates[mode].push(rate);
         const page = pageMsPerMove > 0 ? `, the open page's main thread ${pageMsPerMove.toFixed(3)} ms per move` : '';
         console.log(`trial ${i + 1}, ${mode.padEnd(6)}: ${rate.toFixed(2)} moves/s${page}`);
       }
     }
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+    const median = (xs: number[]) => {
+      const sorted = [...xs].sort((a, b) => a - b);
+      const mid = sorted.length >> 1;
+      return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+    };
     const closed = median(rates.closed);
     for (const mode of modes) {
       const m = median(rates[mode]);
-      console.log(`median moves/s, ${mode.padEnd(6)}: ${m.toFixed(2)} (${(((m - closed) / closed) * 100).toFixed(1)}% vs closed)`);
+      // Each trial's rate against the closed run of the same trial: the drift between trials cancels.
+      const paired = median(rates[mode].map((rate, i) => rate / rates.closed[i] - 1)) * 100;
+      const spread = `${Math.min(...rates[mode]).toFixed(1)}–${Math.max(...rates[mode]).toFixed(1)}`;
+      console.log(
+        `median moves/s, ${mode.padEnd(6)}: ${m.toFixed(2)} (range ${spread}; ${(((m - closed) / closed) * 100).toFixed(1)}% vs closed, median of paired trials ${paired.toFixed(1)}%)`,
+      );
     }
     return 0;
   } finally {
