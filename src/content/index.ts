@@ -10,14 +10,15 @@
  * any check finds the runtime gone), and at the latest when a new injection finds its mark.
  *
  * The page's own lifecycle: `pagehide` (a navigation, or the page going into the back-forward cache)
- * stops the run and records its game; a page restored from that cache does not resume (Solve again does).
+ * stops the run and records its game; a page restored from that cache does not resume (Solve again does)
+ * and opens a new port to the background (`pageshow`).
  *
  * It answers `content/ping` and `content/command` (through the protocol's `listen`), follows settings
  * changes in storage.local, and runs the Driver (the autopilot) and the Coach (coach mode); the arrow
  * overlay shows the coach's suggestion and a Hint's (src/content/commands.ts routes the commands).
  */
-import { listen, send } from '../shared/messages';
-import { browser, openLifeline, runtimeLiveness, sendRaw } from '../platform/runtime';
+import { extensionTransport, listen, send } from '../shared/messages';
+import { browser, openLifeline, resetRequestPorts, runtimeLiveness } from '../platform/runtime';
 import type { Storage } from '../platform/runtime';
 import { DEFAULT_SETTINGS, SETTINGS_STORAGE_KEY, normalizeSettings } from '../shared/settings';
 import type { Settings } from '../shared/settings';
@@ -103,7 +104,7 @@ function start(): ContentInstance {
       adapters: ADAPTERS,
       bridge,
       measure: false,
-      sendMessage: (message) => sendRaw(message),
+      sendMessage: extensionTransport,
       alive,
     },
     DEFAULT_SETTINGS,
@@ -161,6 +162,13 @@ function start(): ContentInstance {
   };
   window.addEventListener('pagehide', onPageHide);
   cleanups.push(() => window.removeEventListener('pagehide', onPageHide));
+  // Back from the back-forward cache: the port to the background may have been closed while the page was
+  // frozen without telling it, so the next request opens a new one.
+  const onPageShow = (event: PageTransitionEvent): void => {
+    if (event.persisted) resetRequestPorts();
+  };
+  window.addEventListener('pageshow', onPageShow);
+  cleanups.push(() => window.removeEventListener('pageshow', onPageShow));
 
   cleanups.push(openLifeline(standDown));
 

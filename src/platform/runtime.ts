@@ -5,8 +5,9 @@
  * - `browser`: the promise-based `browser.*` of webextension-polyfill (Firefox's own object there; in
  *   Chrome a thin promise wrapper of `chrome.*`), typed by @types/webextension-polyfill. Extension code
  *   uses it for storage, tabs, scripting, permissions, commands and the badge.
- * - Runtime messaging: the only place that sends and listens (`sendRaw`, `onRawMessage`); everything else
- *   goes through src/shared/messages.ts, which calls only these functions.
+ * - Runtime messaging: the only place that sends and listens (`sendRaw`, `sendOverPort`, `sendOverChannel`,
+ *   `onRawMessage`, `onRawPort`, `onRawChannel`); everything else goes through src/shared/messages.ts,
+ *   which calls only these functions.
  * - Which browser the build is for (`__EXTENSION_BROWSER__`, set by vite.config.ts; Chrome outside a
  *   build) decides the rest: where the solver's workers live (`SOLVER_HOST`: Chrome's MV3 background is
  *   a service worker, which cannot start Web Workers, so an offscreen document hosts them; Firefox has no
@@ -73,6 +74,250 @@ export interface TabTarget {
 
 /** Answer a message: `respond` once, and return true when the answer comes later (asynchronously). */
 export type RawListener = (message: unknown, sender: SenderInfo, respond: (reply: unknown) => void) => boolean;
+
+// ------------------------------------------------------------------------------------ request ports
+
+/**
+ * Requests to one extension context ride on a port named `rpc:<context>`, opened on first use and kept:
+ * runtime.sendMessage offers every message to every extension page that is open (the popup, the side
+ * panel), and a run sends several per move, so an open page would tax each move. A port reaches only
+ * the context that kept it.
+ */
+const RPC_PREFIX = 'rpc:';
+
+interface PortRequest {
+  readonly rpc: number;
+  readonly message: unknown;
+}
+
+interface PortReply {
+  readonly rpc: number;
+  readonly reply?: unknown;
+  readonly error?: string;
+}
+
+function isPortRequest(data: unknown): data is PortRequest {
+  return typeof data === 'object' && data !== null && typeof (data as { rpc?: unknown }).rpc === 'number' && 'message' in data;
+}
+
+function isPortReply(data: unknown): data is PortReply {
+  return typeof data === 'object' && data !== null && typeof (data as { rpc?: unknown }).rpc === 'number';
+}
+
+/** Why a port closed, in the browser's words (Chrome: runtime.lastError; Firefox: port.error). */
+function closedReason(port: Runtime.Port): string {
+  const own = (port as { error?: { message?: string } }).error?.message;
+  let last: string | undefined;
+  try {
+    last = typeof chrome !== 'undefined' ? chrome.runtime?.lastError?.message : undefined;
+  } catch {
+    last = undefined;
+  }
+  return own ?? last ?? 'The message port closed before a response was received.';
+}
+
+class RequestPort {
+  private port: Runtime.Port | null = null;
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve: (reply: unknown) => void; reject: (err: Error) => void }>();
+
+  constructor(private readonly name: string) {}
+
+  request(message: unknown): Promise<unknown> {
+    let port: Runtime.Port;
+    try {
+      port = this.open();
+    } catch (err) {
+      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+    }
+    const rpc = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(rpc, { resolve, reject });
+      try {
+        port.postMessage({ rpc, message } satisfies PortRequest);
+      } catch (err) {
+        // Posting on a port that just closed: the next request opens a new one.
+        this.close(port, err instanceof Error ? err.message : String(err));
+      }
+    });
+  }
+
+  private open(): Runtime.Port {
+    if (this.port) return this.port;
+    const port = browser.runtime.connect({ name: this.name });
+    port.onMessage.addListener((data: unknown) => {
+      if (!isPortReply(data)) return;
+      const waiting = this.pending.get(data.rpc);
+      if (!waiting) return;
+      this.pending.delete(data.rpc);
+      if (typeof data.error === 'string') waiting.reject(new Error(data.error));
+      else waiting.resolve(data.reply);
+    });
+    port.onDisconnect.addListener(() => this.close(port, closedReason(port)));
+    this.port = port;
+    return port;
+  }
+
+  /** Let the port go (it may be dead without having said so): open requests fail, the next one reconnects. */
+  reset(): void {
+    const port = this.port;
+    if (!port) return;
+    try {
+      port.disconnect();
+    } catch {
+      // Already gone.
+    }
+    this.close(port, 'The message port closed before a response was received.');
+  }
+
+  /** The port closed (the receiver went away, or never was): every open request fails with the reason. */
+  private close(port: Runtime.Port, reason: string): void {
+    if (this.port !== port) return;
+    this.port = null;
+    const waiting = [...this.pending.values()];
+    this.pending.clear();
+    for (const { reject } of waiting) reject(new Error(reason));
+  }
+}
+
+const requestPorts = new Map<string, RequestPort>();
+
+/** Send a message to extension context `context` (the background, the offscreen document) over its port; resolves with the raw reply. */
+export function sendOverPort(context: string, message: unknown): Promise<unknown> {
+  let port = requestPorts.get(context);
+  if (!port) requestPorts.set(context, (port = new RequestPort(RPC_PREFIX + context)));
+  return port.request(message);
+}
+
+/**
+ * Let every request port go: a page restored from the back-forward cache may hold ports the browser closed
+ * while it was frozen, without an onDisconnect; the next request opens a new port.
+ */
+export function resetRequestPorts(): void {
+  for (const port of requestPorts.values()) port.reset();
+}
+
+/**
+ * Answer the requests that come over `context`'s ports (see sendOverPort) with `listener`, as onRawMessage
+ * does for runtime messages; ports named otherwise are left alone. Returns a function that stops listening.
+ */
+export function onRawPort(context: string, listener: RawListener): () => void {
+  const name = RPC_PREFIX + context;
+  const onConnect = (port: Runtime.Port): void => {
+    // Another context's port (or a lifeline): not ours to answer, nor to close (in Chrome, one receiver's
+    // disconnect closes the port for the others too).
+    if (port.name !== name) return;
+    const sender: SenderInfo = port.sender ?? {};
+    port.onMessage.addListener((data: unknown) => {
+      if (!isPortRequest(data)) return;
+      const answer = (reply: PortReply): void => {
+        try {
+          port.postMessage(reply);
+        } catch {
+          // The requester went away meanwhile: nobody waits for this answer.
+        }
+      };
+      const later = listener(data.message, sender, (reply) => answer({ rpc: data.rpc, reply }));
+      if (!later) answer({ rpc: data.rpc, error: `Nothing in the ${context} answers this message.` });
+    });
+  };
+  browser.runtime.onConnect.addListener(onConnect);
+  return () => browser.runtime.onConnect.removeListener(onConnect);
+}
+
+// --------------------------------------------------------------------------------- request channels
+
+/**
+ * Requests from the background to the offscreen document ride on a BroadcastChannel named `rpc:<context>`:
+ * not runtime.sendMessage, which would offer each (one a move) to every open extension page too, and not a
+ * port, since a second context listening for ports would keep the content scripts' ports to the
+ * background open past the service worker's end. A channel reaches only this extension's own contexts
+ * (same origin); the receiver acknowledges each request at once, so a request that nobody hears (the
+ * document closed itself) fails after CHANNEL_ACK_MS in the words of a missing receiver (transient).
+ */
+const CHANNEL_ACK_MS = 2_000;
+const NO_RECEIVER = 'Could not establish connection. Receiving end does not exist.';
+
+interface ChannelRequest {
+  readonly rpc: string;
+  readonly message: unknown;
+  /** The sending context's URL (the service worker's script): the receiver's sender check reads it. */
+  readonly url: string;
+}
+
+interface ChannelAnswer {
+  readonly rpc: string;
+  readonly ack?: true;
+  readonly reply?: unknown;
+  readonly error?: string;
+}
+
+interface ChannelWaiter {
+  readonly resolve: (reply: unknown) => void;
+  readonly reject: (err: Error) => void;
+  readonly timer: ReturnType<typeof setTimeout>;
+}
+
+const channelInstance = Math.random().toString(36).slice(2);
+let channelSeq = 0;
+const requestChannels = new Map<string, { channel: BroadcastChannel; waiting: Map<string, ChannelWaiter> }>();
+
+function ownUrl(): string {
+  return (globalThis as { location?: { href?: string } }).location?.href ?? '';
+}
+
+function requestChannel(context: string): { channel: BroadcastChannel; waiting: Map<string, ChannelWaiter> } {
+  let entry = requestChannels.get(context);
+  if (entry) return entry;
+  const channel = new BroadcastChannel(RPC_PREFIX + context);
+  const waiting = new Map<string, ChannelWaiter>();
+  channel.onmessage = (event: MessageEvent<unknown>) => {
+    const data = event.data as Partial<ChannelAnswer> | null;
+    if (typeof data !== 'object' || data === null || typeof data.rpc !== 'string' || 'message' in data) return;
+    const waiter = waiting.get(data.rpc);
+    if (!waiter) return;
+    clearTimeout(waiter.timer);
+    if (data.ack) return;
+    waiting.delete(data.rpc);
+    if (typeof data.error === 'string') waiter.reject(new Error(data.error));
+    else waiter.resolve(data.reply);
+  };
+  requestChannels.set(context, (entry = { channel, waiting }));
+  return entry;
+}
+
+/** Send a message to extension context `context` (the offscreen document) over its channel; resolves with the raw reply. */
+export function sendOverChannel(context: string, message: unknown): Promise<unknown> {
+  const { channel, waiting } = requestChannel(context);
+  const rpc = `${channelInstance}-${++channelSeq}`;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      waiting.delete(rpc);
+      reject(new Error(NO_RECEIVER));
+    }, CHANNEL_ACK_MS);
+    waiting.set(rpc, { resolve, reject, timer });
+    channel.postMessage({ rpc, message, url: ownUrl() } satisfies ChannelRequest);
+  });
+}
+
+/**
+ * Answer the requests that come over `context`'s channel (see sendOverChannel) with `listener`. The sender
+ * is this extension (a channel is same-origin: no web page and no content script can post on it) at the URL
+ * the request names. Returns a function that stops listening.
+ */
+export function onRawChannel(context: string, listener: RawListener): () => void {
+  const channel = new BroadcastChannel(RPC_PREFIX + context);
+  channel.onmessage = (event: MessageEvent<unknown>) => {
+    const data = event.data as Partial<ChannelRequest> | null;
+    if (typeof data !== 'object' || data === null || typeof data.rpc !== 'string' || !('message' in data)) return;
+    const rpc = data.rpc;
+    channel.postMessage({ rpc, ack: true } satisfies ChannelAnswer);
+    const sender: SenderInfo = { id: extensionId(), url: typeof data.url === 'string' ? data.url : undefined };
+    const later = listener(data.message, sender, (reply) => channel.postMessage({ rpc, reply } satisfies ChannelAnswer));
+    if (!later) channel.postMessage({ rpc, error: `Nothing in the ${context} answers this message.` } satisfies ChannelAnswer);
+  };
+  return () => channel.close();
+}
 
 /** Send a message to the extension's own contexts (no target) or to a tab's content script; resolves with the raw reply. */
 export function sendRaw(message: unknown, target?: TabTarget): Promise<unknown> {
@@ -183,6 +428,7 @@ export function openLifeline(onOrphaned: () => void): () => void {
 /** In the background: keep the content scripts' lifelines open (nothing travels on them). */
 export function acceptLifelines(): void {
   chrome.runtime.onConnect.addListener((port) => {
+    if (port.name.startsWith(RPC_PREFIX)) return; // a request port: onRawPort's
     if (port.name !== LIFELINE || port.sender?.id !== chrome.runtime.id || port.sender.tab === undefined) port.disconnect();
   });
 }

@@ -18,7 +18,7 @@ import { z } from 'zod';
 import { DIRECTIONS, STRATEGY_NAMES } from '../engine/types';
 import type { Grid, MoveChoice, SearchOptions } from '../engine/types';
 import { BOARD_LIMITS, SEARCH_LIMITS } from '../engine/limits';
-import { backgroundUrl, extensionId, extensionOrigin, isTransientFailure, onRawMessage, sendRaw } from '../platform/runtime';
+import { backgroundUrl, extensionId, extensionOrigin, isTransientFailure, onRawChannel, onRawMessage, onRawPort, sendOverChannel, sendOverPort, sendRaw } from '../platform/runtime';
 import type { RawListener, SenderInfo, TabTarget } from '../platform/runtime';
 import { SettingsSchema } from './settings';
 import { ReplaySchema } from './history';
@@ -107,7 +107,7 @@ export const RunStateSchema = z.enum(RUN_STATES);
 export type RunState = z.infer<typeof RunStateSchema>;
 
 /** Most move points one stored status carries (see RunStatus.recent). */
-export const STATUS_RECENT_CAP = 256;
+export const STATUS_RECENT_CAP = 640;
 
 /** One move as the panel's live charts keep it. */
 export const MovePointSchema = z.object({
@@ -351,8 +351,31 @@ export function createSend(transport: Transport): Send {
   };
 }
 
+/**
+ * The contexts that answer over request ports (src/platform/runtime.ts, sendOverPort): the background only.
+ * A port is offered to every context that listens for ports, and stays open while any of them keeps it, so
+ * a second listener (the offscreen document) would keep a content script's port open after the service
+ * worker stopped, and nothing would tell the content script that its request died with the worker.
+ */
+const PORT_CONTEXTS: ReadonlySet<Context> = new Set<Context>(['background']);
+
+/** The contexts that answer over a request channel (src/platform/runtime.ts, sendOverChannel): Chrome's offscreen document. */
+const CHANNEL_CONTEXTS: ReadonlySet<Context> = new Set<Context>(['offscreen']);
+
+/**
+ * How this extension delivers: with a target, to a tab's content script (tabs.sendMessage); to the
+ * background over a port and to the offscreen document over a channel, so that no other open extension
+ * page (the popup, the side panel) is offered the several messages a run sends per move.
+ */
+export const extensionTransport: Transport = (message, target) => {
+  if (target) return sendRaw(message, target);
+  const to = PROTOCOL[message.kind].to;
+  if (PORT_CONTEXTS.has(to)) return sendOverPort(to, message);
+  return CHANNEL_CONTEXTS.has(to) ? sendOverChannel(to, message) : sendRaw(message);
+};
+
 /** Send a message to the extension (background, solver host) or, with a target, to a tab's content script. */
-export const send: Send = createSend(sendRaw);
+export const send: Send = createSend(extensionTransport);
 
 /** Who we are: the extension's id, the origin of its pages, and the URL of its background context. */
 export interface OwnIdentity {
@@ -421,8 +444,20 @@ export function dispatch<C extends Context>(
     );
 }
 
+/** Where a context hears its messages: runtime messages, and its request ports or channel where it has them. */
+function extensionSource(context: Context): (listener: RawListener) => () => void {
+  return (listener) => {
+    const stops = [
+      onRawMessage(listener),
+      ...(PORT_CONTEXTS.has(context) ? [onRawPort(context, listener)] : []),
+      ...(CHANNEL_CONTEXTS.has(context) ? [onRawChannel(context, listener)] : []),
+    ];
+    return () => stops.forEach((stop) => stop());
+  };
+}
+
 /** Answer the messages addressed to `context` with `handlers` (the one way to listen); returns a function that stops. */
-export function listen<C extends Context>(context: C, handlers: Handlers<C>, source: (listener: RawListener) => () => void = onRawMessage): () => void {
+export function listen<C extends Context>(context: C, handlers: Handlers<C>, source: (listener: RawListener) => () => void = extensionSource(context)): () => void {
   return source((data, sender, respond) => {
     const reply = dispatch(context, handlers, data, sender, { id: extensionId(), origin: extensionOrigin(), background: backgroundUrl() });
     if (!reply) return false;

@@ -12,6 +12,7 @@ const MARK = '__2048autopilotContent';
 
 interface Listeners {
   message: Set<unknown>;
+  connect: Set<unknown>;
   storage: Set<unknown>;
   disconnect: (() => void)[];
 }
@@ -23,7 +24,21 @@ function fakeChrome(listeners: Listeners) {
     getManifest: () => ({ background: { service_worker: 'sw.js' } }),
     sendMessage: () => Promise.resolve({ ok: true }),
     onMessage: { addListener: (l: unknown) => listeners.message.add(l), removeListener: (l: unknown) => listeners.message.delete(l) },
-    connect: () => ({ onDisconnect: { addListener: (l: () => void) => listeners.disconnect.push(l) }, disconnect: () => undefined }),
+    onConnect: { addListener: (l: unknown) => listeners.connect.add(l), removeListener: (l: unknown) => listeners.connect.delete(l) },
+    // The lifeline, and the request port to the background: its requests are answered by runtime.sendMessage
+    // (which a test may replace), so one fake serves both ways of sending.
+    connect: ({ name }: { name: string }) => {
+      const replies = new Set<(data: unknown) => void>();
+      return {
+        name,
+        onMessage: { addListener: (l: (data: unknown) => void) => replies.add(l) },
+        onDisconnect: { addListener: (l: () => void) => (name === 'content-lifeline' ? listeners.disconnect.push(l) : undefined) },
+        postMessage: (data: { rpc: number; message: unknown }) => {
+          void Promise.resolve((runtime.sendMessage as (m: unknown) => unknown)(data.message)).then((reply) => replies.forEach((l) => l({ rpc: data.rpc, reply })));
+        },
+        disconnect: () => undefined,
+      };
+    },
   };
   return {
     runtime,
@@ -47,7 +62,7 @@ async function inject(listeners: Listeners): Promise<{ chrome: ReturnType<typeof
   return { chrome, instance: (globalThis as unknown as Record<string, Instance>)[MARK] };
 }
 
-const fresh = (): Listeners => ({ message: new Set(), storage: new Set(), disconnect: [] });
+const fresh = (): Listeners => ({ message: new Set(), connect: new Set(), storage: new Set(), disconnect: [] });
 
 afterEach(() => {
   (globalThis as unknown as Record<string, Instance | undefined>)[MARK]?.standDown();
@@ -82,6 +97,7 @@ describe('content script entry', () => {
       for (const onDisconnect of listeners.disconnect) onDisconnect();
       expect(instance.alive()).toBe(false);
       expect(listeners.message.size).toBe(0);
+      expect(listeners.connect.size).toBe(0);
       expect(listeners.storage.size).toBe(0);
       expect(removed).toContain('pagehide');
       expect((globalThis as unknown as Record<string, unknown>)[MARK]).toBeUndefined();
