@@ -4,12 +4,13 @@
  * and redraws the badge, and that work competes with the game for the same two cores. So the background
  * stores a running run's statuses at most every STATUS_WRITE_INTERVAL_MS, always the newest one, and hands
  * on the moves played in between as `recent` points, so the panel's charts still get every move. A status
- * that is not a running run's (stopped, paused, won, over, an error) is stored at once. Pure.
+ * that is not a running run's (stopped, paused, won, over, an error) is stored at once. Every 250 ms is
+ * four redraws a second in the popup and the panel (which redraw at most that often anyway). Pure.
  */
 import { STATUS_RECENT_CAP, movePointOf } from '../shared/messages';
 import type { MovePoint, RunStatus } from '../shared/messages';
 
-export const STATUS_WRITE_INTERVAL_MS = 100;
+export const STATUS_WRITE_INTERVAL_MS = 250;
 
 interface TabState {
   lastWrite: number;
