@@ -75,6 +75,69 @@ export interface TabTarget {
 /** Answer a message: `respond` once, and return true when the answer comes later (asynchronously). */
 export type RawListener = (message: unknown, sender: SenderInfo, respond: (reply: unknown) => void) => boolean;
 
+// ------------------------------------------------------------------------------- requests and answers
+
+/** What answers a request carried by a port or a channel (below): its id, and the reply or an error. */
+interface Answer<Id> {
+  readonly rpc: Id;
+  readonly ack?: true;
+  readonly reply?: unknown;
+  readonly error?: string;
+}
+
+/** Said when nobody received a request: the browser's words for it, which isTransientFailure knows. */
+const NO_RECEIVER = 'Could not establish connection. Receiving end does not exist.';
+const PORT_CLOSED = 'The message port closed before a response was received.';
+
+/** The requests sent and not answered yet, by id: settled by their answer, or failed all at once. */
+class Waiting<Id> {
+  private readonly waiters = new Map<Id, { resolve: (reply: unknown) => void; reject: (err: Error) => void; timer?: ReturnType<typeof setTimeout> }>();
+
+  /** The answer to request `rpc`; with `ackMs`, a failure as a missing receiver unless acknowledged by then. */
+  wait(rpc: Id, ackMs?: number): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      const timer =
+        ackMs === undefined
+          ? undefined
+          : setTimeout(() => {
+              this.waiters.delete(rpc);
+              reject(new Error(NO_RECEIVER));
+            }, ackMs);
+      this.waiters.set(rpc, { resolve, reject, timer });
+    });
+  }
+
+  /** An answer came (maybe for another sender's request: then nothing happens). */
+  settle(answer: Answer<Id>): void {
+    const waiter = this.waiters.get(answer.rpc);
+    if (!waiter) return;
+    clearTimeout(waiter.timer);
+    if (answer.ack) return;
+    this.waiters.delete(answer.rpc);
+    if (typeof answer.error === 'string') waiter.reject(new Error(answer.error));
+    else waiter.resolve(answer.reply);
+  }
+
+  failAll(reason: string): void {
+    const waiters = [...this.waiters.values()];
+    this.waiters.clear();
+    for (const { reject, timer } of waiters) {
+      clearTimeout(timer);
+      reject(new Error(reason));
+    }
+  }
+}
+
+/** Hand one request to `listener` and `post` its answer, or an error when nothing in `context` answers it. */
+function serve<Id>(context: string, listener: RawListener, rpc: Id, message: unknown, sender: SenderInfo, post: (answer: Answer<Id>) => void): void {
+  const later = listener(message, sender, (reply) => post({ rpc, reply }));
+  if (!later) post({ rpc, error: `Nothing in the ${context} answers this message.` });
+}
+
+function hasRpc(data: unknown, type: 'number' | 'string'): data is { readonly rpc: number | string; readonly message?: unknown } {
+  return typeof data === 'object' && data !== null && typeof (data as { rpc?: unknown }).rpc === type;
+}
+
 // ------------------------------------------------------------------------------------ request ports
 
 /**
@@ -85,25 +148,6 @@ export type RawListener = (message: unknown, sender: SenderInfo, respond: (reply
  */
 const RPC_PREFIX = 'rpc:';
 
-interface PortRequest {
-  readonly rpc: number;
-  readonly message: unknown;
-}
-
-interface PortReply {
-  readonly rpc: number;
-  readonly reply?: unknown;
-  readonly error?: string;
-}
-
-function isPortRequest(data: unknown): data is PortRequest {
-  return typeof data === 'object' && data !== null && typeof (data as { rpc?: unknown }).rpc === 'number' && 'message' in data;
-}
-
-function isPortReply(data: unknown): data is PortReply {
-  return typeof data === 'object' && data !== null && typeof (data as { rpc?: unknown }).rpc === 'number';
-}
-
 /** Why a port closed, in the browser's words (Chrome: runtime.lastError; Firefox: port.error). */
 function closedReason(port: Runtime.Port): string {
   const own = (port as { error?: { message?: string } }).error?.message;
@@ -113,13 +157,13 @@ function closedReason(port: Runtime.Port): string {
   } catch {
     last = undefined;
   }
-  return own ?? last ?? 'The message port closed before a response was received.';
+  return own ?? last ?? PORT_CLOSED;
 }
 
 class RequestPort {
   private port: Runtime.Port | null = null;
   private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (reply: unknown) => void; reject: (err: Error) => void }>();
+  private readonly waiting = new Waiting<number>();
 
   constructor(private readonly name: string) {}
 
@@ -131,27 +175,21 @@ class RequestPort {
       return Promise.reject(err instanceof Error ? err : new Error(String(err)));
     }
     const rpc = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(rpc, { resolve, reject });
-      try {
-        port.postMessage({ rpc, message } satisfies PortRequest);
-      } catch (err) {
-        // Posting on a port that just closed: the next request opens a new one.
-        this.close(port, err instanceof Error ? err.message : String(err));
-      }
-    });
+    const answer = this.waiting.wait(rpc);
+    try {
+      port.postMessage({ rpc, message });
+    } catch (err) {
+      // Posting on a port that just closed: the next request opens a new one.
+      this.close(port, err instanceof Error ? err.message : String(err));
+    }
+    return answer;
   }
 
   private open(): Runtime.Port {
     if (this.port) return this.port;
     const port = browser.runtime.connect({ name: this.name });
     port.onMessage.addListener((data: unknown) => {
-      if (!isPortReply(data)) return;
-      const waiting = this.pending.get(data.rpc);
-      if (!waiting) return;
-      this.pending.delete(data.rpc);
-      if (typeof data.error === 'string') waiting.reject(new Error(data.error));
-      else waiting.resolve(data.reply);
+      if (hasRpc(data, 'number') && !('message' in data)) this.waiting.settle(data as Answer<number>);
     });
     port.onDisconnect.addListener(() => this.close(port, closedReason(port)));
     this.port = port;
@@ -167,22 +205,20 @@ class RequestPort {
     } catch {
       // Already gone.
     }
-    this.close(port, 'The message port closed before a response was received.');
+    this.close(port, PORT_CLOSED);
   }
 
   /** The port closed (the receiver went away, or never was): every open request fails with the reason. */
   private close(port: Runtime.Port, reason: string): void {
     if (this.port !== port) return;
     this.port = null;
-    const waiting = [...this.pending.values()];
-    this.pending.clear();
-    for (const { reject } of waiting) reject(new Error(reason));
+    this.waiting.failAll(reason);
   }
 }
 
 const requestPorts = new Map<string, RequestPort>();
 
-/** Send a message to extension context `context` (the background, the offscreen document) over its port; resolves with the raw reply. */
+/** Send a message to extension context `context` (the background) over its port; resolves with the raw reply. */
 export function sendOverPort(context: string, message: unknown): Promise<unknown> {
   let port = requestPorts.get(context);
   if (!port) requestPorts.set(context, (port = new RequestPort(RPC_PREFIX + context)));
@@ -208,17 +244,15 @@ export function onRawPort(context: string, listener: RawListener): () => void {
     // disconnect closes the port for the others too).
     if (port.name !== name) return;
     const sender: SenderInfo = port.sender ?? {};
+    const post = (answer: Answer<number>): void => {
+      try {
+        port.postMessage(answer);
+      } catch {
+        // The requester went away meanwhile: nobody waits for this answer.
+      }
+    };
     port.onMessage.addListener((data: unknown) => {
-      if (!isPortRequest(data)) return;
-      const answer = (reply: PortReply): void => {
-        try {
-          port.postMessage(reply);
-        } catch {
-          // The requester went away meanwhile: nobody waits for this answer.
-        }
-      };
-      const later = listener(data.message, sender, (reply) => answer({ rpc: data.rpc, reply }));
-      if (!later) answer({ rpc: data.rpc, error: `Nothing in the ${context} answers this message.` });
+      if (hasRpc(data, 'number') && 'message' in data) serve(context, listener, data.rpc as number, data.message, sender, post);
     });
   };
   browser.runtime.onConnect.addListener(onConnect);
@@ -234,70 +268,33 @@ export function onRawPort(context: string, listener: RawListener): () => void {
  * background open past the service worker's end. A channel reaches only this extension's own contexts
  * (same origin); the receiver acknowledges each request at once, so a request that nobody hears (the
  * document closed itself) fails after CHANNEL_ACK_MS in the words of a missing receiver (transient).
+ * A request carries the sending context's URL (the service worker's script) for the receiver's sender check.
  */
 const CHANNEL_ACK_MS = 2_000;
-const NO_RECEIVER = 'Could not establish connection. Receiving end does not exist.';
-
-interface ChannelRequest {
-  readonly rpc: string;
-  readonly message: unknown;
-  /** The sending context's URL (the service worker's script): the receiver's sender check reads it. */
-  readonly url: string;
-}
-
-interface ChannelAnswer {
-  readonly rpc: string;
-  readonly ack?: true;
-  readonly reply?: unknown;
-  readonly error?: string;
-}
-
-interface ChannelWaiter {
-  readonly resolve: (reply: unknown) => void;
-  readonly reject: (err: Error) => void;
-  readonly timer: ReturnType<typeof setTimeout>;
-}
 
 const channelInstance = Math.random().toString(36).slice(2);
 let channelSeq = 0;
-const requestChannels = new Map<string, { channel: BroadcastChannel; waiting: Map<string, ChannelWaiter> }>();
+const requestChannels = new Map<string, { channel: BroadcastChannel; waiting: Waiting<string> }>();
 
 function ownUrl(): string {
   return (globalThis as { location?: { href?: string } }).location?.href ?? '';
 }
 
-function requestChannel(context: string): { channel: BroadcastChannel; waiting: Map<string, ChannelWaiter> } {
-  let entry = requestChannels.get(context);
-  if (entry) return entry;
-  const channel = new BroadcastChannel(RPC_PREFIX + context);
-  const waiting = new Map<string, ChannelWaiter>();
-  channel.onmessage = (event: MessageEvent<unknown>) => {
-    const data = event.data as Partial<ChannelAnswer> | null;
-    if (typeof data !== 'object' || data === null || typeof data.rpc !== 'string' || 'message' in data) return;
-    const waiter = waiting.get(data.rpc);
-    if (!waiter) return;
-    clearTimeout(waiter.timer);
-    if (data.ack) return;
-    waiting.delete(data.rpc);
-    if (typeof data.error === 'string') waiter.reject(new Error(data.error));
-    else waiter.resolve(data.reply);
-  };
-  requestChannels.set(context, (entry = { channel, waiting }));
-  return entry;
-}
-
 /** Send a message to extension context `context` (the offscreen document) over its channel; resolves with the raw reply. */
 export function sendOverChannel(context: string, message: unknown): Promise<unknown> {
-  const { channel, waiting } = requestChannel(context);
+  let entry = requestChannels.get(context);
+  if (!entry) {
+    const channel = new BroadcastChannel(RPC_PREFIX + context);
+    const waiting = new Waiting<string>();
+    channel.onmessage = (event: MessageEvent<unknown>) => {
+      if (hasRpc(event.data, 'string') && !('message' in event.data)) waiting.settle(event.data as Answer<string>);
+    };
+    requestChannels.set(context, (entry = { channel, waiting }));
+  }
   const rpc = `${channelInstance}-${++channelSeq}`;
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      waiting.delete(rpc);
-      reject(new Error(NO_RECEIVER));
-    }, CHANNEL_ACK_MS);
-    waiting.set(rpc, { resolve, reject, timer });
-    channel.postMessage({ rpc, message, url: ownUrl() } satisfies ChannelRequest);
-  });
+  const answer = entry.waiting.wait(rpc, CHANNEL_ACK_MS);
+  entry.channel.postMessage({ rpc, message, url: ownUrl() });
+  return answer;
 }
 
 /**
@@ -307,14 +304,14 @@ export function sendOverChannel(context: string, message: unknown): Promise<unkn
  */
 export function onRawChannel(context: string, listener: RawListener): () => void {
   const channel = new BroadcastChannel(RPC_PREFIX + context);
+  const post = (answer: Answer<string>): void => channel.postMessage(answer);
   channel.onmessage = (event: MessageEvent<unknown>) => {
-    const data = event.data as Partial<ChannelRequest> | null;
-    if (typeof data !== 'object' || data === null || typeof data.rpc !== 'string' || !('message' in data)) return;
-    const rpc = data.rpc;
-    channel.postMessage({ rpc, ack: true } satisfies ChannelAnswer);
-    const sender: SenderInfo = { id: extensionId(), url: typeof data.url === 'string' ? data.url : undefined };
-    const later = listener(data.message, sender, (reply) => channel.postMessage({ rpc, reply } satisfies ChannelAnswer));
-    if (!later) channel.postMessage({ rpc, error: `Nothing in the ${context} answers this message.` } satisfies ChannelAnswer);
+    const data = event.data;
+    if (!hasRpc(data, 'string') || !('message' in data)) return;
+    const rpc = data.rpc as string;
+    post({ rpc, ack: true });
+    const url = (data as { url?: unknown }).url;
+    serve(context, listener, rpc, data.message, { id: extensionId(), url: typeof url === 'string' ? url : undefined }, post);
   };
   return () => channel.close();
 }

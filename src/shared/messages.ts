@@ -352,26 +352,23 @@ export function createSend(transport: Transport): Send {
 }
 
 /**
- * The contexts that answer over request ports (src/platform/runtime.ts, sendOverPort): the background only.
- * A port is offered to every context that listens for ports, and stays open while any of them keeps it, so
- * a second listener (the offscreen document) would keep a content script's port open after the service
- * worker stopped, and nothing would tell the content script that its request died with the worker.
+ * How each context is reached (src/platform/runtime.ts), so that no other open extension page (the popup,
+ * the side panel) is offered the several messages a run sends per move, as runtime.sendMessage would:
+ * - `port`: the background, over a kept request port. Only the background listens for ports: a port is
+ *   offered to every context that does and stays open while any of them keeps it, so a second listener (the
+ *   offscreen document) would keep a content script's port open after the service worker stopped, and
+ *   nothing would tell the content script that its request died with the worker.
+ * - `channel`: Chrome's offscreen document, over a same-origin request channel.
+ * - `tab`: a content script, by tabs.sendMessage to its tab (a send without a target falls back to
+ *   runtime.sendMessage).
  */
-const PORT_CONTEXTS: ReadonlySet<Context> = new Set<Context>(['background']);
+const ROUTES: Readonly<Record<Context, 'port' | 'channel' | 'tab'>> = { background: 'port', offscreen: 'channel', content: 'tab' };
 
-/** The contexts that answer over a request channel (src/platform/runtime.ts, sendOverChannel): Chrome's offscreen document. */
-const CHANNEL_CONTEXTS: ReadonlySet<Context> = new Set<Context>(['offscreen']);
-
-/**
- * How this extension delivers: with a target, to a tab's content script (tabs.sendMessage); to the
- * background over a port and to the offscreen document over a channel, so that no other open extension
- * page (the popup, the side panel) is offered the several messages a run sends per move.
- */
+/** How this extension delivers a message: by its kind's context's route (ROUTES), or to `target`'s tab. */
 export const extensionTransport: Transport = (message, target) => {
-  if (target) return sendRaw(message, target);
   const to = PROTOCOL[message.kind].to;
-  if (PORT_CONTEXTS.has(to)) return sendOverPort(to, message);
-  return CHANNEL_CONTEXTS.has(to) ? sendOverChannel(to, message) : sendRaw(message);
+  if (target || ROUTES[to] === 'tab') return sendRaw(message, target);
+  return ROUTES[to] === 'port' ? sendOverPort(to, message) : sendOverChannel(to, message);
 };
 
 /** Send a message to the extension (background, solver host) or, with a target, to a tab's content script. */
@@ -444,14 +441,11 @@ export function dispatch<C extends Context>(
     );
 }
 
-/** Where a context hears its messages: runtime messages, and its request ports or channel where it has them. */
+/** Where a context hears its messages: runtime messages, and the request ports or channel of its route. */
 function extensionSource(context: Context): (listener: RawListener) => () => void {
   return (listener) => {
-    const stops = [
-      onRawMessage(listener),
-      ...(PORT_CONTEXTS.has(context) ? [onRawPort(context, listener)] : []),
-      ...(CHANNEL_CONTEXTS.has(context) ? [onRawChannel(context, listener)] : []),
-    ];
+    const route = ROUTES[context];
+    const stops = [onRawMessage(listener), ...(route === 'port' ? [onRawPort(context, listener)] : route === 'channel' ? [onRawChannel(context, listener)] : [])];
     return () => stops.forEach((stop) => stop());
   };
 }
