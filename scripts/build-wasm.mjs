@@ -10,11 +10,17 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const wasmDir = join(root, 'src/engine/wasm');
 const sourceDir = join(wasmDir, 'assembly');
 export const WASM_FILE = join(wasmDir, 'build/engine.wasm');
+/** The same core on an imported shared memory (threads sharing one transposition table: the CLI's split). */
+export const SHARED_WASM_FILE = join(wasmDir, 'build/engine-shared.wasm');
+/** Maximum pages of the shared core's memory (1 GiB): the host's memory may not declare more. */
+export const SHARED_MAX_PAGES = 16384;
 /** The endgame-table builder (issue 15): a second entry, assembly/tables.ts. */
 export const TABLES_WASM_FILE = join(wasmDir, 'build/tables.wasm');
+const SHARED_OPTIONS = ['--enable', 'threads', '--importMemory', '--sharedMemory', '--zeroFilledMemory', '--maximumMemory', String(SHARED_MAX_PAGES)];
 const ENTRIES = [
-  [join(sourceDir, 'index.ts'), WASM_FILE],
-  [join(sourceDir, 'tables.ts'), TABLES_WASM_FILE],
+  [join(sourceDir, 'index.ts'), WASM_FILE, []],
+  [join(sourceDir, 'index.ts'), SHARED_WASM_FILE, SHARED_OPTIONS],
+  [join(sourceDir, 'tables.ts'), TABLES_WASM_FILE, []],
 ];
 
 function newestSource() {
@@ -37,9 +43,9 @@ export async function buildWasm({ force = false, quiet = false } = {}) {
   mkdirSync(dirname(WASM_FILE), { recursive: true });
   const { default: asc } = await import('assemblyscript/asc');
   const started = performance.now();
-  for (const [entry, out] of ENTRIES) {
+  for (const [entry, out, options] of ENTRIES) {
     const { error, stderr } = await asc.main(
-      [entry, '--config', join(wasmDir, 'asconfig.json'), '--target', 'release', '--outFile', out],
+      [entry, '--config', join(wasmDir, 'asconfig.json'), '--target', 'release', '--outFile', out, ...options],
       {},
     );
     if (error) {

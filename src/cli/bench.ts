@@ -11,9 +11,8 @@ import {
   getStrategy,
   legalMoves,
   maxTile,
-  mergeCellTasks,
   mergeChoices,
-  planBalancedTasks,
+  planSplit,
 } from '../engine/index';
 import type { Direction, Grid, MoveChoice, SearchOptions, StrategyName } from '../engine/index';
 import { planParts } from '../solver/pool';
@@ -63,7 +62,7 @@ Options:
   --steer-margin M  keep the tables' formation when the search values that move within share M of its best (default 0: off)
   --table-threshold P  play the table's move when its success probability is ≥ P (default 0.5)
   --positions F  reference positions file           --limit N    only the first N positions
-  --threads T    threads searching each decision (positions: root move x spawn cell tasks; games: 1)
+  --threads T    threads searching each decision (positions: sharing root moves' spawn children; games: by root move)
   -h, --help     this help
 `;
 
@@ -85,6 +84,10 @@ const OPTIONS = {
 } as const;
 
 const STRENGTH_ONLY = ['strategy', 'games', 'seed', 'jobs', 'target', 'depth', 'time-ms', 'playouts', 'runs', 'size', 'tables', 'table-threshold', 'steer-margin'];
+
+/** The split positions bench's shared transposition table: 4 regions of 2^18 entries of 16 bytes = 16 MiB for
+ *  all threads (more is slower: two threads' tables then crowd the 32 MiB L3 cache of this machine class). */
+const SPLIT_TABLE_BITS = 18;
 
 const isTty = process.stderr.isTTY === true;
 /** Progress on stderr: rewritten in place on a terminal, otherwise one line every few seconds. */
@@ -288,26 +291,21 @@ function readPositions(file: string): ReferencePosition[] {
   }
 }
 
-/** One position searched as root move x spawn cell tasks on the pool, at the reference depth. */
+/**
+ * One position searched at the reference depth by all the pool's threads together, sharing its root moves'
+ * spawn children (src/engine/split.ts): every thread gets the plan (dearest move first, by a search four
+ * layers shallower in this thread: about 1/150 of the work) and the shared buffer.
+ */
 async function searchSplit(pool: SplitPool, position: ReferencePosition, threads: number): Promise<SearchedPosition> {
   const grid = position.board;
   const roots = legalMoves(grid).map((dir) => DIRECTIONS.indexOf(dir));
   const distinct = new Set(grid.cells.filter((v) => v !== 0)).size;
   const limit = Math.max(3, distinct - 2);
-  // Costs estimated by a search four layers shallower, in this thread: about 1/150 of the work, and it
-  // balances the threads as well as one two layers shallower (1/8 of the work, serial) did.
-  const tasks = planBalancedTasks(grid, roots, threads, estimateRootCosts(grid, roots, Math.max(1, limit - 4)));
-  const results = await Promise.all(tasks.map((task) => pool.run(grid, task, limit)));
-  const values = mergeCellTasks(
-    tasks,
-    results.map((r) => r.sum),
-  );
-  const executions: Partial<Record<Direction, number>> = {};
-  tasks.forEach((task, i) => {
-    const dir = DIRECTIONS[task.dir];
-    executions[dir] = (executions[dir] ?? 0) + results[i].executions;
-  });
-  return { values, executions };
+  const plan = planSplit(grid, roots, threads, estimateRootCosts(grid, roots, Math.max(1, limit - 4)));
+  const { values, executions } = await pool.search(grid, plan, limit);
+  const byDirection: Partial<Record<Direction, number>> = {};
+  for (const dir of plan.dirs) byDirection[DIRECTIONS[dir]] = executions[dir];
+  return { values, executions: byDirection };
 }
 
 async function positionsBench(args: ParsedArgs): Promise<void> {
@@ -331,12 +329,12 @@ async function positionsBench(args: ParsedArgs): Promise<void> {
   const mismatches: string[][] = [];
   const threads = args.int('threads', { min: 1, max: 64 }, 1) as number;
   if (threads > 1 && engine !== 'wasm') throw new UsageError('--threads above 1 needs --engine wasm');
-  const pool = threads > 1 ? new SplitPool(threads) : null;
+  const pool = threads > 1 ? new SplitPool(threads, 'wasm', SPLIT_TABLE_BITS) : null;
   await pool?.ready();
   const started = performance.now();
   for (const [i, position] of positions.entries()) {
-    // With threads, one decision at a time (as a player waits for each move): its root move x spawn cell
-    // tasks go to whichever thread is free, and the next position starts when all are done.
+    // With threads, one decision at a time (as a player waits for each move): all threads share its root
+    // moves' spawn children, and the next position starts when all are done.
     const ours: { values: Partial<Record<Direction, number>>; executions: Partial<Record<Direction, number>> } = pool
       ? await searchSplit(pool, position, threads)
       : { values: {}, executions: {} };
@@ -370,7 +368,7 @@ async function positionsBench(args: ParsedArgs): Promise<void> {
   await pool?.close();
   endProgress();
   const lines: string[] = [
-    `positions bench: ${file}, ${positions.length} positions, expectimax reference, engine ${engine}, ${threads} thread(s)${threads > 1 ? ' (root move x spawn cell tasks)' : ''}`,
+    `positions bench: ${file}, ${positions.length} positions, expectimax reference, engine ${engine}, ${threads} thread(s)${threads > 1 ? ' (sharing each root move\'s spawn children)' : ''}`,
   ];
   if (mismatches.length > 0) {
     lines.push('', `positions that differ (${mismatches.length}${mismatches.length > 20 ? ', first 20 shown' : ''}):`);

@@ -1,40 +1,70 @@
 /**
- * A pool of worker threads that searches cell tasks (src/engine/split.ts): one search split finer than its
- * root moves, handed out one task at a time to whichever thread is free.
+ * A pool of worker threads for one search at a time: either every thread shares each search on one
+ * transposition table, finer than its root moves (a pool made with a table: src/engine/split.ts, jobs
+ * posted on a shared job board), or a search is split by root moves into parts that a free thread takes
+ * (chooseMove, by message).
  */
 import { Worker } from 'node:worker_threads';
-import type { CellTask, Grid, MoveChoice, SearchEngine, SearchOptions, StrategyName } from '../engine/index';
-import type { CellTaskReply, CellTaskRequest, ChooseRequest } from './split-protocol';
+import { createSplitBuffer, mergeSplit, resetSplit } from '../engine/index';
+import type { Grid, MoveChoice, MoveValues, SearchEngine, SearchOptions, SplitPlan, StrategyName } from '../engine/index';
+import { createSharedMemory } from './engine';
+import { createJobBoard, jobDone, jobExecutions, postJob, postQuit } from './split-protocol';
+import type { ChooseRequest, ShareJob, SplitReply, SplitWorkerData } from './split-protocol';
 
 const WORKER_ENTRY = new URL('./split-worker-entry.mjs', import.meta.url);
 
 interface Pending {
-  readonly request: CellTaskRequest | ChooseRequest;
-  readonly resolve: (result: { sum: number; executions: number } | MoveChoice) => void;
+  readonly request: ChooseRequest;
+  readonly resolve: (choice: MoveChoice) => void;
   readonly reject: (error: Error) => void;
 }
 
+interface SplitState {
+  readonly buffer: SharedArrayBuffer;
+  readonly jobs: SharedArrayBuffer;
+  /** The table generation of the next search (one per root move). */
+  generation: number;
+}
+
 export class SplitPool {
+  private readonly workers: Worker[] = [];
   private readonly idle: Worker[] = [];
   private readonly queue: Pending[] = [];
   private readonly running = new Map<Worker, Pending>();
   private nextId = 1;
   private failure: Error | null = null;
   private readonly started: Promise<void>[] = [];
+  private readonly split: SplitState | null;
 
-  constructor(threads: number, engine: SearchEngine = 'wasm') {
+  /**
+   * `threads` worker threads on `engine`; with `tableBits` (WebAssembly only) they share split searches
+   * (`search`) on one transposition table of 2^tableBits entries in a shared memory, and take no parts.
+   */
+  constructor(
+    private readonly threads: number,
+    engine: SearchEngine = 'wasm',
+    tableBits?: number,
+  ) {
+    const withTable = tableBits !== undefined && engine === 'wasm';
+    this.split = withTable ? { buffer: createSplitBuffer(), jobs: createJobBoard(), generation: 1 } : null;
+    const memory = withTable ? createSharedMemory(tableBits) : null;
     for (let i = 0; i < threads; i++) {
-      const worker = new Worker(WORKER_ENTRY, { workerData: { engine } });
+      const workerData: SplitWorkerData = {
+        engine,
+        split: this.split && memory && tableBits !== undefined ? { worker: i, memory, bits: tableBits, buffer: this.split.buffer, jobs: this.split.jobs } : undefined,
+      };
+      const worker = new Worker(WORKER_ENTRY, { workerData });
       this.started.push(
         new Promise<void>((resolve) => {
           worker.once('message', () => resolve());
         }),
       );
-      worker.on('message', (reply: CellTaskReply) => this.finished(worker, reply));
+      worker.on('message', (reply: SplitReply) => this.finished(worker, reply));
       worker.on('error', (error) => this.fail(error));
       worker.on('exit', (code) => {
-        if (this.running.has(worker) || this.queue.length > 0) this.fail(new Error(`a split worker exited early (code ${code})`));
+        if (this.split || this.running.has(worker) || this.queue.length > 0) this.fail(new Error(`a split worker exited early (code ${code})`));
       });
+      this.workers.push(worker);
       this.idle.push(worker);
     }
   }
@@ -45,27 +75,65 @@ export class SplitPool {
     if (this.failure) throw this.failure;
   }
 
-  run(grid: Grid, task: CellTask, limit: number): Promise<{ sum: number; executions: number }> {
-    return this.submit({ type: 'task', id: this.nextId++, grid, task, limit }) as Promise<{ sum: number; executions: number }>;
+  /**
+   * One search of `grid` to `limit` layers by every thread together on the pool's shared table
+   * (src/engine/split.ts): resolves with the root moves' values and the move executions per direction.
+   */
+  async search(grid: Grid, plan: SplitPlan, limit: number): Promise<{ values: MoveValues; executions: number[] }> {
+    const split = this.split;
+    if (!split) throw new Error('SplitPool.search: the pool was made without a shared table');
+    if (this.failure) throw this.failure;
+    // Generations run 1..2^24-1 in the core; when they wrap round, thread 0 zeroes the table first (a job
+    // of no root move), before any thread searches.
+    if (split.generation + plan.dirs.length > 0xffffff) {
+      split.generation = 1;
+      const none = { dirs: [], open: [], owner: [] };
+      await this.runJob({ grid, plan: none, limit, generation: 1, clear: true });
+    }
+    const generation = split.generation;
+    split.generation += plan.dirs.length;
+    const executions = await this.runJob({ grid, plan, limit, generation, clear: false });
+    return { values: mergeSplit(plan, split.buffer), executions };
   }
 
-  /** One part of a search run with the strategy's chooseMove on a free thread. */
+  private async runJob(job: ShareJob): Promise<number[]> {
+    const split = this.split as SplitState;
+    resetSplit(split.buffer, job.plan);
+    postJob(split.jobs, job);
+    let failed: Error | null = null;
+    await Promise.race([
+      jobDone(split.jobs, this.threads),
+      new Promise<void>((_, reject) => (this.onFailure = reject)),
+    ]).catch((error: Error) => (failed = error));
+    this.onFailure = null;
+    const shares = this.workers.map((_, worker) => jobExecutions(split.jobs, worker));
+    if (!failed && shares.some((share) => share.some((n) => Number.isNaN(n)))) {
+      // A thread that failed posted why before it finished: let that message arrive.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      failed = this.failure ?? new Error('a split worker failed');
+    }
+    if (failed) throw failed;
+    return [0, 1, 2, 3].map((dir) => shares.reduce((sum, share) => sum + share[dir], 0));
+  }
+
+  private onFailure: ((error: Error) => void) | null = null;
+
+  /** One part of a search run with the strategy's chooseMove on a free thread (a pool without a table). */
   choose(grid: Grid, strategy: StrategyName, options: SearchOptions): Promise<MoveChoice> {
-    return this.submit({ type: 'choose', id: this.nextId++, grid, strategy, options }) as Promise<MoveChoice>;
-  }
-
-  private submit(request: CellTaskRequest | ChooseRequest): Promise<{ sum: number; executions: number } | MoveChoice> {
+    if (this.split) return Promise.reject(new Error('SplitPool.choose: a pool with a shared table only shares searches'));
     if (this.failure) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
-      this.queue.push({ request, resolve, reject });
+      this.queue.push({ request: { type: 'choose', id: this.nextId++, grid, strategy, options }, resolve, reject });
       this.pump();
     });
   }
 
   async close(): Promise<void> {
-    const workers = [...this.idle, ...this.running.keys()];
+    const workers = [...this.workers];
+    this.workers.length = 0;
     this.idle.length = 0;
     this.running.clear();
+    if (this.split) postQuit(this.split.jobs);
     await Promise.all(workers.map((worker) => worker.terminate()));
   }
 
@@ -78,14 +146,17 @@ export class SplitPool {
     }
   }
 
-  private finished(worker: Worker, reply: CellTaskReply): void {
+  private finished(worker: Worker, reply: SplitReply): void {
     if (reply.type === 'ready') return;
+    if (reply.type === 'split-error') {
+      this.fail(new Error(`a split worker failed: ${reply.message}`));
+      return;
+    }
     const pending = this.running.get(worker);
     if (!pending || pending.request.id !== reply.id) return;
     this.running.delete(worker);
     this.idle.push(worker);
-    if (reply.type === 'done') pending.resolve({ sum: reply.sum, executions: reply.executions });
-    else if (reply.type === 'chosen') pending.resolve(reply.choice);
+    if (reply.type === 'chosen') pending.resolve(reply.choice);
     else pending.reject(new Error(reply.message));
     this.pump();
   }
@@ -95,5 +166,6 @@ export class SplitPool {
     this.failure = error;
     for (const pending of [...this.queue, ...this.running.values()]) pending.reject(error);
     this.queue.length = 0;
+    this.onFailure?.(error);
   }
 }

@@ -1,37 +1,59 @@
-/** A split-search worker thread: runs the cell tasks it is handed on its own WebAssembly core. */
+/**
+ * A split-search worker thread. In a pool with a shared table it takes its share of each split search
+ * posted on the job board (workSplit on the shared-memory core); otherwise it runs the parts of timed
+ * searches it is sent (chooseMove on its own core).
+ */
 import { parentPort, workerData } from 'node:worker_threads';
-import { getStrategy, runCellTask } from '../engine/index';
-import type { SearchEngine } from '../engine/index';
-import { useEngine } from './engine';
-import type { CellTaskReply, CellTaskRequest, ChooseRequest } from './split-protocol';
+import { getStrategy, workSplit } from '../engine/index';
+import { sharedCore, useEngine } from './engine';
+import { finishJob, waitForJob } from './split-protocol';
+import type { ChooseRequest, SplitReply, SplitWorkerData } from './split-protocol';
 
 const port = parentPort;
 if (!port) throw new Error('split-worker must run in a worker thread');
 
-const engine = (workerData as { engine?: SearchEngine } | null)?.engine === 'ts' ? 'ts' : 'wasm';
-const ready = useEngine(engine);
-ready.then(
-  () => port.postMessage({ type: 'ready' } satisfies CellTaskReply),
-  () => undefined,
-);
+const data = workerData as SplitWorkerData;
+const engine = data.engine === 'ts' ? 'ts' : 'wasm';
+const errorMessage = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
-port.on('message', (request: CellTaskRequest | ChooseRequest) => {
-  if (request.type === 'choose') {
+if (data.split) {
+  const split = data.split;
+  let stop: (() => boolean) | null = null;
+  const core = await sharedCore(split.memory, split.bits, () => (stop?.() ? Infinity : performance.now()));
+  const table = {
+    core,
+    stopWhen: (next: (() => boolean) | null): void => {
+      stop = next;
+    },
+  };
+  port.postMessage({ type: 'ready' } satisfies SplitReply);
+  // Blocks between jobs (Atomics.wait): this thread does nothing else.
+  for (let next = waitForJob(split.jobs, 0); next; next = waitForJob(split.jobs, next.seq)) {
+    const { job } = next;
+    let executions = [NaN, NaN, NaN, NaN];
+    try {
+      if (job.clear && split.worker === 0) core.ttShare(split.bits, true);
+      executions = workSplit(job.grid, job.plan, split.buffer, split.worker, job.limit, { ...table, generation: job.generation });
+    } catch (error) {
+      port.postMessage({ type: 'split-error', message: errorMessage(error) } satisfies SplitReply);
+    }
+    finishJob(split.jobs, split.worker, executions);
+  }
+  port.close();
+} else {
+  const ready = useEngine(engine);
+  ready.then(
+    () => port.postMessage({ type: 'ready' } satisfies SplitReply),
+    () => undefined,
+  );
+  port.on('message', (request: ChooseRequest) => {
+    if (request.type !== 'choose') return;
     ready
       .then(() => getStrategy(request.strategy).chooseMove(request.grid, request.options))
       .then(
-        (choice): CellTaskReply => ({ type: 'chosen', id: request.id, choice }),
-        (error: unknown): CellTaskReply => ({ type: 'error', id: request.id, message: error instanceof Error ? error.message : String(error) }),
+        (choice): SplitReply => ({ type: 'chosen', id: request.id, choice }),
+        (error: unknown): SplitReply => ({ type: 'error', id: request.id, message: errorMessage(error) }),
       )
       .then((reply) => port.postMessage(reply));
-    return;
-  }
-  if (request.type !== 'task') return;
-  ready
-    .then(() => runCellTask(request.grid, request.task, request.limit))
-    .then(
-      ({ sum, executions }): CellTaskReply => ({ type: 'done', id: request.id, sum, executions }),
-      (error: unknown): CellTaskReply => ({ type: 'error', id: request.id, message: error instanceof Error ? error.message : String(error) }),
-    )
-    .then((reply) => port.postMessage(reply));
-});
+  });
+}

@@ -18,6 +18,6 @@ export {
 export { mergeChoices } from './merge';
 export { STRATEGIES, describeStrategy, getStrategy } from './strategies/index';
 export type { WasmCore } from './wasm/core';
-export { installWasmCore, instantiateWasmCore, instantiateWasmCoreAsync, wasmCore } from './wasm/core';
-export type { CellTask } from './split';
-export { estimateRootCosts, mergeCellTasks, planBalancedTasks, planCellTasks, runCellTask } from './split';
+export { installWasmCore, instantiateSharedWasmCore, instantiateWasmCore, instantiateWasmCoreAsync, wasmCore } from './wasm/core';
+export type { SharedTable, SplitPlan } from './split';
+export { MAX_SPLIT_THREADS, createSplitBuffer, estimateRootCosts, mergeSplit, planSplit, resetSplit, workSplit } from './split';

@@ -1,112 +1,221 @@
 /**
- * Splitting one expectimax search finer than its root moves (pure): a task is a root move and some of the
- * empty cells where the tile spawns after it (the root chance node's children). Tasks run anywhere (a
- * worker thread, a Web Worker), each returns the unnormalised sum over its cells; `mergeCellTasks` adds the
- * sums of each root move in cell order and divides by its number of empty cells, as the whole search would.
- * Shared by the CLI's thread pool and (through the same functions) any pool that splits a search.
+ * Sharing one expectimax search between threads, finer than its root moves (pure: plain JS, Atomics and a
+ * SharedArrayBuffer, so it runs the same in worker_threads, Web Workers and tests).
+ *
+ * The unit of work is a child of a root move's chance node: a 2 or a 4 spawned in one empty cell. Every
+ * thread gets the same plan and the same shared buffer, and searches on a WebAssembly core on one shared
+ * memory, so on one transposition table (engine-shared.wasm, see SharedTable). Each root move has an owner
+ * (planSplit: the dearest moves spread over the threads), who takes its children from the front, in cell
+ * order. A thread done with its own moves takes children of the move with the most left from the back.
+ * A thread with nothing left to take helps one still searching: it searches the same child with the cells
+ * in the other order, so the two meet in the middle through the shared table, and stops when the other is
+ * done. Every root move's entries live in their own region of the table: threads on different moves never
+ * write the same cache lines, and a thread joining a move finds what its owner stored.
+ * `mergeSplit` then adds each root move's children in cell order, as the root chance node does. One thread
+ * alone reproduces searchRoot exactly (its values and move executions).
  */
 import type { Grid } from './types';
 import { DIRECTIONS } from './types';
 import type { Direction, MoveValues } from './types';
 import { OUT, executeMove, fitsBitboard, fromGrid } from './board';
 import { wasmCore } from './wasm/core';
+import type { WasmCore } from './wasm/core';
 
-export interface CellTask {
-  /** Root move: 0 up, 1 down, 2 left, 3 right. */
-  readonly dir: number;
-  /** Bit mask of the spawn cells (bit i = cell i, row-major) this task searches. */
-  readonly cells: number;
-  /** Empty cells after the root move (the divisor of the root chance node). */
-  readonly open: number;
+/** Children per root move at most: 16 cells x (a 2, a 4). */
+const CHILDREN = 32;
+/** Threads that can share one search at most. */
+export const MAX_SPLIT_THREADS = 16;
+// The shared buffer: a claim word per root move, what each thread is searching (child + 1, 0: nothing),
+// then the children's values.
+const CLAIMS = 0;
+const WORKING = 16;
+const VALUES = WORKING + 4 * MAX_SPLIT_THREADS;
+const P9 = Math.fround(0.9);
+const P1 = Math.fround(0.1);
+
+export interface SplitPlan {
+  /** The legal root moves (0 up, 1 down, 2 left, 3 right), dearest first. */
+  readonly dirs: readonly number[];
+  /** Empty cells after each move of `dirs` (its chance node has a 2 and a 4 child per cell). */
+  readonly open: readonly number[];
+  /** The thread that takes each move's children from the front (the others take its last ones, from the back). */
+  readonly owner: readonly number[];
 }
 
 /**
- * Tasks for `grid` (4x4, tiles up to 32768): every legal root move in `roots`, its spawn cells cut into
- * chunks so that there are about `tasksPerRoot` tasks per root move (at least one cell each). Ordered root
- * by root, cells ascending, so a work queue hands out the costly early ones first.
+ * The plan for `grid` (4x4, tiles up to 32768) on `threads` threads: the legal moves of `roots`, dearest
+ * first by `costs[dir]` (without costs, in the given order), each owned by the thread with the least cost
+ * so far (longest processing time first). One thread taking the moves in the given order reproduces
+ * searchRoot exactly.
  */
-export function planCellTasks(grid: Grid, roots: readonly number[], tasksPerRoot: number): CellTask[] {
-  if (!fitsBitboard(grid)) throw new RangeError('planCellTasks: needs a 4x4 board with tiles up to 32768');
+export function planSplit(grid: Grid, roots: readonly number[], threads: number, costs?: readonly number[]): SplitPlan {
+  if (!fitsBitboard(grid)) throw new RangeError('planSplit: needs a 4x4 board with tiles up to 32768');
   fromGrid(grid);
   const lo = OUT[0];
   const hi = OUT[1];
-  const tasks: CellTask[] = [];
+  const legal: { dir: number; open: number; cost: number }[] = [];
   for (const dir of roots) {
     executeMove(lo, hi, dir);
     const nlo = OUT[0];
     const nhi = OUT[1];
     if (nlo === lo && nhi === hi) continue;
-    const cells: number[] = [];
-    for (let i = 0; i < 16; i++) {
-      const rank = i < 8 ? (nlo >>> (4 * i)) & 0xf : (nhi >>> (4 * (i - 8))) & 0xf;
-      if (rank === 0) cells.push(i);
+    let open = 0;
+    for (let i = 0; i < 8; i++) {
+      if (((nlo >>> (4 * i)) & 0xf) === 0) open++;
+      if (((nhi >>> (4 * i)) & 0xf) === 0) open++;
     }
-    const chunks = Math.max(1, Math.min(cells.length, Math.floor(tasksPerRoot)));
-    for (let c = 0; c < chunks; c++) {
-      let mask = 0;
-      // Interleaved (cell k goes to chunk k mod chunks): neighbouring cells cost alike, so chunks balance.
-      for (let k = c; k < cells.length; k += chunks) mask |= 1 << cells[k];
-      tasks.push({ dir, cells: mask, open: cells.length });
-    }
+    legal.push({ dir, open, cost: costs ? Math.max(0, costs[dir] ?? 0) : 0 });
   }
-  return tasks;
-}
-
-/**
- * The root moves' values from the tasks' sums (`sums[i]` answers `tasks[i]`): per root move, the float32
- * sum of its parts divided by its empty cells, plus the reference's 1e-6.
- */
-export function mergeCellTasks(tasks: readonly CellTask[], sums: readonly number[]): MoveValues {
-  if (sums.length !== tasks.length) throw new RangeError(`mergeCellTasks: ${sums.length} sums for ${tasks.length} tasks`);
-  const total = new Map<number, { sum: number; open: number }>();
-  tasks.forEach((task, i) => {
-    const entry = total.get(task.dir) ?? { sum: 0, open: task.open };
-    entry.sum = Math.fround(entry.sum + sums[i]);
-    total.set(task.dir, entry);
+  if (costs) legal.sort((a, b) => b.cost - a.cost);
+  const load = new Array<number>(Math.max(1, Math.floor(threads))).fill(0);
+  const owner = legal.map((move) => {
+    const least = load.indexOf(Math.min(...load));
+    load[least] += costs ? move.cost : 1;
+    return least;
   });
-  const values: MoveValues = {};
-  for (const [dir, { sum, open }] of total) {
-    const key: Direction = DIRECTIONS[dir];
-    values[key] = Math.fround(Math.fround(sum / open) + 1e-6);
-  }
-  return values;
+  return { dirs: legal.map((m) => m.dir), open: legal.map((m) => m.open), owner };
 }
 
 /**
- * Run one task on the installed WebAssembly core to `limit` layers with a fresh transposition table (the
- * reference's per-root-move table, here per task): its sum and move executions. Throws without a core.
+ * The shared buffer of one split search: per root move one Int32 holding the next child its owner takes
+ * (low 16 bits) and the end of the children not yet taken from the back (high 16 bits), then the children's
+ * values.
  */
-export function runCellTask(grid: Grid, task: CellTask, limit: number): { sum: number; executions: number } {
-  const core = wasmCore();
-  if (!core) throw new Error('runCellTask: needs the WebAssembly core (installWasmCore)');
+export function createSplitBuffer(): SharedArrayBuffer {
+  return new SharedArrayBuffer(VALUES + 4 * 4 * CHILDREN);
+}
+
+/** Make `buffer` ready for `plan`'s search (no thread may be working in it). */
+export function resetSplit(buffer: SharedArrayBuffer, plan: SplitPlan): void {
+  const claims = new Int32Array(buffer, CLAIMS, 4);
+  claims.fill(0);
+  plan.open.forEach((open, index) => (claims[index] = (2 * open) << 16));
+  new Int32Array(buffer, WORKING, MAX_SPLIT_THREADS).fill(0);
+  new Float32Array(buffer, VALUES, 4 * CHILDREN).fill(0);
+}
+
+/** Take the next child of root move `index` from the front (its owner) or the back; -1 when none is left. */
+function claim(claims: Int32Array, index: number, front: boolean): number {
+  for (;;) {
+    const seen = Atomics.load(claims, index);
+    const next = seen & 0xffff;
+    const end = seen >>> 16;
+    if (next >= end) return -1;
+    const taken = front ? seen + 1 : seen - 0x10000;
+    if (Atomics.compareExchange(claims, index, seen, taken) === seen) return front ? next : end - 1;
+  }
+}
+
+/**
+ * A transposition table that every thread's core shares (engine-shared.wasm on one shared memory, set up
+ * with ttShare): the search's root moves get the generations `generation + their index in the plan`, and
+ * the generations before `generation` are free slots.
+ */
+export interface SharedTable {
+  readonly core: WasmCore;
+  readonly generation: number;
+  /** Make the core's clock (which the search polls about every 0.1 ms) read Infinity, so that the search
+   *  stops, once `stop` returns true; null: never. */
+  readonly stopWhen: (stop: (() => boolean) | null) => void;
+}
+
+/**
+ * Thread `worker`'s share of the search of `grid` to `limit` layers (see the module comment): the children
+ * of its own root moves from the front, then children of the move with the most left from the back, until
+ * none is left; their values are written to `buffer`. Returns the move executions it did, by direction.
+ */
+export function workSplit(grid: Grid, plan: SplitPlan, buffer: SharedArrayBuffer, worker: number, limit: number, table: SharedTable): number[] {
+  if (!(worker >= 0 && worker < MAX_SPLIT_THREADS)) throw new RangeError(`workSplit: thread ${worker} of at most ${MAX_SPLIT_THREADS}`);
+  const { core, generation } = table;
   fromGrid(grid);
-  core.ttConfigure(16, true);
-  const sum = core.searchCells(OUT[0] >>> 0, OUT[1] >>> 0, task.dir, limit, task.cells, Infinity, true, 0);
-  return { sum, executions: core.lastExecutions() };
+  const lo = OUT[0] >>> 0;
+  const hi = OUT[1] >>> 0;
+  const claims = new Int32Array(buffer, CLAIMS, 4);
+  const working = new Int32Array(buffer, WORKING, MAX_SPLIT_THREADS);
+  const values = new Float32Array(buffer, VALUES, 4 * CHILDREN);
+  const executions = [0, 0, 0, 0];
+  const search = (index: number, front: boolean): void => {
+    const dir = plan.dirs[index];
+    core.ttSetGeneration(generation + index, generation);
+    for (let child = claim(claims, index, front); child >= 0; child = claim(claims, index, front)) {
+      Atomics.store(working, worker, index * CHILDREN + child + 1);
+      values[index * CHILDREN + child] = core.searchChild(lo, hi, dir, limit, child, Infinity, false, 0);
+      Atomics.store(working, worker, 0);
+      executions[dir] += core.lastExecutions();
+    }
+  };
+  plan.dirs.forEach((_dir, index) => {
+    if (plan.owner[index] === worker) search(index, true);
+  });
+  for (;;) {
+    let most = -1;
+    let left = 0;
+    plan.dirs.forEach((_dir, index) => {
+      const seen = Atomics.load(claims, index);
+      const children = (seen >>> 16) - (seen & 0xffff);
+      if (children > left) {
+        left = children;
+        most = index;
+      }
+    });
+    if (most < 0) break;
+    search(most, false);
+  }
+  // Nothing left to take: help a thread still searching a child. The helper searches the same child with
+  // the cells in the other order on the shared table, so each finds what the other stored; it stops when
+  // that thread is done (its own value is dropped: the child's value is the one its thread writes). A child
+  // the helper finished searching itself is not searched again: it waits no longer for that thread.
+  const helped = new Set<number>();
+  core.setReverse(true);
+  try {
+    for (;;) {
+      let busy = 0;
+      for (let other = 0; other < MAX_SPLIT_THREADS && busy === 0; other++) {
+        const item = other === worker ? 0 : Atomics.load(working, other);
+        if (item !== 0 && !helped.has(item)) {
+          busy = item;
+          table.stopWhen(() => Atomics.load(working, other) !== item);
+        }
+      }
+      if (busy === 0) return executions;
+      const index = (busy - 1) >>> 5;
+      const dir = plan.dirs[index];
+      core.ttSetGeneration(generation + index, generation);
+      const value = core.searchChild(lo, hi, dir, limit, (busy - 1) & (CHILDREN - 1), Number.MAX_VALUE, false, 0);
+      executions[dir] += core.lastExecutions();
+      if (!Number.isNaN(value)) helped.add(busy);
+    }
+  } finally {
+    core.setReverse(false);
+    table.stopWhen(null);
+  }
 }
 
 /**
- * Tasks balanced over `threads` from estimated costs per root move (`costs[dir]`, e.g. the executions of a
- * shallower search, see estimateRootCosts): whole root moves where they fit a thread's share, and a root
- * move costing more than a share cut into cell chunks of about one share each (a split loses the
- * transpositions between its parts, so it is cut no finer than needed). Dearest first, for a work queue.
+ * The root moves' values once every thread's workSplit has returned: per move, 0.9·v(2) + 0.1·v(4) added
+ * cell by cell in cell order in float32, divided by the empty cells, plus the reference's 1e-6 (exactly as
+ * the search's root chance node computes them).
  */
-export function planBalancedTasks(grid: Grid, roots: readonly number[], threads: number, costs: readonly number[]): CellTask[] {
-  const legal = roots.filter((dir) => planCellTasks(grid, [dir], 1).length > 0);
-  const total = legal.reduce((sum, dir) => sum + Math.max(0, costs[dir] ?? 0), 0);
-  const share = total / Math.max(1, threads);
-  const planned: { task: CellTask; cost: number }[] = [];
-  for (const dir of legal) {
-    const cost = Math.max(0, costs[dir] ?? 0);
-    const chunks = threads > 1 && share > 0 ? Math.max(1, Math.round(cost / share)) : 1;
-    const tasks = planCellTasks(grid, [dir], chunks);
-    for (const task of tasks) planned.push({ task, cost: cost / tasks.length });
-  }
-  planned.sort((a, b) => b.cost - a.cost);
-  return planned.map((p) => p.task);
+export function mergeSplit(plan: SplitPlan, buffer: SharedArrayBuffer): MoveValues {
+  const claims = new Int32Array(buffer, CLAIMS, 4);
+  const values = new Float32Array(buffer, VALUES, 4 * CHILDREN);
+  const merged: MoveValues = {};
+  plan.dirs.forEach((dir, index) => {
+    const open = plan.open[index];
+    const seen = Atomics.load(claims, index);
+    if ((seen & 0xffff) < seen >>> 16) throw new Error(`mergeSplit: the children of move ${DIRECTIONS[dir]} are not all searched`);
+    let sum = 0;
+    for (let cell = 0; cell < open; cell++) {
+      sum = Math.fround(sum + Math.fround(values[index * CHILDREN + 2 * cell] * P9));
+      sum = Math.fround(sum + Math.fround(values[index * CHILDREN + 2 * cell + 1] * P1));
+    }
+    const key: Direction = DIRECTIONS[dir];
+    merged[key] = Math.fround(Math.fround(sum / open) + 1e-6);
+  });
+  return merged;
 }
 
-/** Each legal root move's move executions at `depth` layers (a cheap cost estimate for planBalancedTasks). */
+/** Each legal root move's move executions at `depth` layers (a cheap cost estimate for planSplit). */
 export function estimateRootCosts(grid: Grid, roots: readonly number[], depth: number): number[] {
   const core = wasmCore();
   if (!core) throw new Error('estimateRootCosts: needs the WebAssembly core (installWasmCore)');

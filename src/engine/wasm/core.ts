@@ -20,9 +20,17 @@ export interface WasmCore {
   /** Value of one root move to `limit` layers; NaN when stopped at `stopAt` (ms, the host clock); `fresh`:
    *  a new table generation; `cutoff`: the probability cut-off (0 = the reference's). */
   searchRoot(lo: number, hi: number, dir: number, limit: number, stopAt: number, fresh: boolean | number, cutoff: number): number;
-  /** Part of a root move: only the root spawn cells in the bit mask `cells`; the unnormalised sum. */
-  searchCells(lo: number, hi: number, dir: number, limit: number, cells: number, stopAt: number, fresh: boolean | number, cutoff: number): number;
+  /** One child of a root move's chance node (child >> 1: the empty cell in cell order; child & 1: a 4), its
+   *  unweighted value; in order on one table (the first fresh) they reproduce searchRoot exactly. */
+  searchChild(lo: number, hi: number, dir: number, limit: number, child: number, stopAt: number, fresh: boolean | number, cutoff: number): number;
   lastExecutions(): number;
+  /** engine-shared.wasm: use the table of 2^bits entries in the shared memory (`clear`: zero it now). */
+  ttShare(bits: number, clear: boolean | number): void;
+  /** engine-shared.wasm: the table generation the following searches use (set by the host, one per root
+   *  move) and the first one of the search going on (1 <= live <= generation < 2^24; older ones are free). */
+  ttSetGeneration(generation: number, live: number): void;
+  /** engine-shared.wasm: search chance nodes' cells last to first (a helper thread), or first to last. */
+  setReverse(on: boolean | number): void;
   /** Budget of move executions for the following searches: past it a search is abandoned (NaN), checked
    *  deterministically; Infinity = none. */
   setExecutionLimit(limit: number): void;
@@ -38,8 +46,11 @@ const EXPORTS = [
   'ttNewGeneration',
   'ttSizeLog2',
   'searchRoot',
-  'searchCells',
+  'searchChild',
   'lastExecutions',
+  'ttShare',
+  'ttSetGeneration',
+  'setReverse',
   'setExecutionLimit',
 ] as const;
 
@@ -47,10 +58,11 @@ function clock(): number {
   return typeof performance !== 'undefined' ? performance.now() : Date.now();
 }
 
-function imports(): WebAssembly.Imports {
+function imports(memory?: WebAssembly.Memory, now: () => number = clock): WebAssembly.Imports {
   return {
     env: {
-      now: clock,
+      ...(memory ? { memory } : {}),
+      now,
       abort: () => {
         throw new Error('wasm core: abort');
       },
@@ -71,6 +83,16 @@ function wrap(instance: WebAssembly.Instance): WasmCore {
 export function instantiateWasmCore(source: BufferSource | WebAssembly.Module): WasmCore {
   const module = source instanceof WebAssembly.Module ? source : new WebAssembly.Module(source);
   return wrap(new WebAssembly.Instance(module, imports()));
+}
+
+/**
+ * Instantiate engine-shared.wasm on `memory` (shared, made by the host) synchronously: every thread that
+ * does so with the same memory shares its tables and, after ttShare, its transposition table. `now`: the
+ * clock the search polls against its deadline (a helper's returns Infinity to stop it).
+ */
+export function instantiateSharedWasmCore(source: BufferSource | WebAssembly.Module, memory: WebAssembly.Memory, now?: () => number): WasmCore {
+  const module = source instanceof WebAssembly.Module ? source : new WebAssembly.Module(source);
+  return wrap(new WebAssembly.Instance(module, imports(memory, now)));
 }
 
 /** Instantiate asynchronously (a browser worker that fetched the packaged .wasm). */

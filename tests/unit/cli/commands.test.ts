@@ -3,7 +3,7 @@
  * stderr and exit status 2; bench --json ends stdout with one JSON object.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -88,6 +88,34 @@ describe('commands that work', () => {
     const result = run('play', ['--strategy', 'random', '--seed', '3', '--size', '3']);
     expect(result.status).toBe(0);
     expect(lastLine(result.stdout)).toMatch(/^game over after \d+ moves: score [\d,]+, best tile \d+; random, seed 3/);
+  });
+
+  it('bench --positions --threads 2 shares each search between two threads: the reference best moves, all children searched', () => {
+    // The fixture's 6 cheapest positions (a few ms each) without a near tie (which thread reaches a node
+    // first may move values a little: the reference's table ignores the probability a node was reached
+    // with), in a file of their own.
+    const text = readFileSync(join(ROOT, 'tests/fixtures/reference/expectimax-positions.tsv'), 'utf8');
+    const lines = text.trimEnd().split('\n');
+    const head = lines.filter((line) => line.startsWith('#') || line.startsWith('board'));
+    const executions = (row: string): number => row.split('\t').slice(5, 9).reduce((sum, n) => sum + Number(n), 0);
+    const clearBest = (row: string): boolean => {
+      const [first, second] = row.split('\t').slice(1, 5).map(Number).sort((a, b) => b - a);
+      return (first - second) / first > 1e-2;
+    };
+    const rows = lines.filter((line) => /^\d/.test(line) && clearBest(line));
+    const cheap = [...rows].sort((a, b) => executions(a) - executions(b)).slice(0, 6);
+    const file = join(tmp, 'cheap.tsv');
+    writeFileSync(file, [...head, ...cheap].join('\n') + '\n');
+    const result = run('bench', ['--positions', file, '--engine', 'wasm', '--threads', '2', '--json']);
+    expect(result.status).toBe(0);
+    const summary = JSON.parse(lastLine(result.stdout)) as Record<string, number>;
+    expect(summary).toMatchObject({ positions: 6, threads: 2, agree: 1 });
+    const reference = cheap.reduce((sum, row) => sum + executions(row), 0);
+    expect(summary.referenceMoveExecutions).toBe(reference);
+    // Shared between two threads on one table the work stays about the same (a helper's work is counted).
+    expect(summary.moveExecutions).toBeGreaterThan(reference * 0.95);
+    expect(summary.moveExecutions).toBeLessThan(reference * 1.2);
+    expect(summary.maxRelError).toBeLessThan(5e-2);
   });
 
   it('bench --json ends with one JSON summary, the same for 1 and 2 threads', () => {

@@ -7,6 +7,12 @@
  *
  * Linear memory: the tables at fixed addresses (memory.data), the transposition table after the heap
  * base, grown with memory.grow. No allocation on the managed heap (runtime stub).
+ *
+ * Built twice (scripts/build-wasm.mjs): engine.wasm with its own memory, and engine-shared.wasm
+ * (ASC_FEATURE_THREADS: imported shared memory) whose instances in several threads share one memory, so
+ * one transposition table: set up with ttShare, each entry stored as (board ^ data, data) so that a read
+ * racing a write of another thread sees a miss, never a wrong value; table generations set by the host
+ * (ttSetGeneration), one per root move of a split search (src/engine/split.ts).
  */
 
 @external("env", "now")
@@ -103,9 +109,15 @@ function reverseRow(row: u32): u32 {
 }
 
 let tablesReady = false;
+/** Shared build: 1 once some instance has filled the tables in the shared memory. */
+const TABLES_FILLED: usize = memory.data(8, 8);
 
 export function init(): void {
   if (tablesReady) return;
+  if (ASC_FEATURE_THREADS && atomic.load<u32>(TABLES_FILLED) == 1) {
+    tablesReady = true;
+    return;
+  }
   for (let row: u32 = 0; row < <u32>ROWS; row++) {
     const left = slideLeft(row);
     const right = slideLeft(reverseRow(row));
@@ -115,6 +127,7 @@ export function init(): void {
     store<u32>(SCORE_RIGHT + (<usize>row << 2), <u32>(right >> 16));
     store<f32>(HEUR + (<usize>row << 2), lineHeuristic(row));
   }
+  if (ASC_FEATURE_THREADS) atomic.store<u32>(TABLES_FILLED, 1);
   tablesReady = true;
 }
 
@@ -222,6 +235,7 @@ export function ttSizeLog2(): u32 {
 
 /** NaN when absent or stored with less remaining depth than `remaining`. */
 @inline function ttGet(b: u64, remaining: u32): f32 {
+  if (ASC_FEATURE_THREADS) return ttGetShared(b, remaining);
   let i = ttHome(b);
   const base = generation << 8;
   for (let probe: u32 = 0; ; probe++) {
@@ -236,6 +250,10 @@ export function ttSizeLog2(): u32 {
 }
 
 function ttPut(b: u64, remaining: u32, value: f32): void {
+  if (ASC_FEATURE_THREADS) {
+    ttPutShared(b, remaining, value);
+    return;
+  }
   let i = ttHome(b);
   const first = i;
   const base = generation << 8;
@@ -268,6 +286,84 @@ function ttPut(b: u64, remaining: u32, value: f32): void {
     }
     i = (i + 1) & ttMask;
   }
+}
+
+// Shared build: entry = (board ^ data u64, data u64 = value bits << 32 | generation << 8 | remaining).
+// The two halves are written separately; a reader that sees halves of different writes gets a board that
+// does not match (a miss). Generations from liveFrom on belong to the search going on (other threads' root
+// moves): probing steps over them; older ones are free slots. Bounded probing, evicting the home slot.
+
+/** Shared build: the first generation of the search going on (ttSetGeneration). */
+let liveFrom: u32 = 1;
+
+@inline function ttGetShared(b: u64, remaining: u32): f32 {
+  let i = ttHome(b);
+  for (let probe: u32 = 0; probe <= PROBE_LIMIT; probe++) {
+    const at = ttBase + (<usize>i << 4);
+    const data = load<u64>(at, 8);
+    const gen = <u32>data >> 8;
+    if (gen == generation) {
+      if ((load<u64>(at) ^ data) == b) return (<u32>data & 0xff) >= remaining ? reinterpret<f32>(<u32>(data >> 32)) : NaN;
+    } else if (gen < liveFrom) {
+      return NaN;
+    }
+    i = (i + 1) & ttMask;
+  }
+  return NaN;
+}
+
+function ttPutShared(b: u64, remaining: u32, value: f32): void {
+  let i = ttHome(b);
+  const first = i;
+  const data = (<u64>reinterpret<u32>(value) << 32) | <u64>((generation << 8) | remaining);
+  for (let probe: u32 = 0; probe <= PROBE_LIMIT; probe++) {
+    const at = ttBase + (<usize>i << 4);
+    const seen = load<u64>(at, 8);
+    const gen = <u32>seen >> 8;
+    if (gen < liveFrom || (gen == generation && (load<u64>(at) ^ seen) == b)) {
+      store<u64>(at, b ^ data);
+      store<u64>(at, data, 8);
+      return;
+    }
+    i = (i + 1) & ttMask;
+  }
+  const at = ttBase + (<usize>first << 4);
+  store<u64>(at, b ^ data);
+  store<u64>(at, data, 8);
+}
+
+/** Shared build: the start of the shared table (ttShare); ttBase is the current root move's region in it. */
+let sharedStart: usize = 0;
+/** Shared build: regions of the shared table, one per root move of a search (its index mod REGIONS). */
+const REGIONS: u32 = 4;
+
+/**
+ * Shared build: use the table after the heap base of the shared memory, REGIONS regions of 2^bits entries
+ * (one per root move of a search, so that threads on different root moves never write the same cache
+ * lines), which the host made large enough and zeroed (a new memory is); every instance calls this.
+ * `clear`: zero it now (no other thread may rely on its entries then).
+ */
+export function ttShare(bits: u32, clear: bool): void {
+  sharedStart = (__heap_base + 63) & ~<usize>63;
+  const size = <usize>REGIONS << (bits + 4);
+  ensureMemory(sharedStart + size);
+  if (clear) memory.fill(sharedStart, 0, size);
+  ttBase = sharedStart;
+  ttLog2 = bits;
+  ttMask = (<u64>1 << bits) - 1;
+  ttShift = 64 - <u64>bits;
+  ttExact = false;
+}
+
+/**
+ * Shared build: the generation of the entries that the following searches read and write, and the first
+ * generation of the search going on (1 <= live <= g <= 2^24-1; the host zeroes the table before reusing
+ * them). Root move g - live of the search uses region (g - live) mod REGIONS.
+ */
+export function ttSetGeneration(g: u32, live: u32): void {
+  generation = g;
+  liveFrom = live;
+  ttBase = sharedStart + (<usize>((g - live) % REGIONS) << (ttLog2 + 4));
 }
 
 /** Double the table (exact mode): rehash into a fresh area above, then move it down. */
@@ -315,7 +411,7 @@ function poll(): void {
 }
 
 /**
- * Budget of move executions for the following searches (searchRoot, searchCells): a search that goes past
+ * Budget of move executions for the following searches (searchRoot, searchChild): a search that goes past
  * it is abandoned (returns NaN) at the next chance node, deterministically (tests, reproducible runs).
  * Infinity, NaN or a negative value: no budget.
  */
@@ -330,6 +426,21 @@ function startSearch(limit: i32, cutoff: f32, stopAt: f64): void {
   deadline = stopAt;
   stopped = false;
   nextCheck = executionLimit < CHECK_EXECUTIONS ? executionLimit + 1 : CHECK_EXECUTIONS;
+}
+
+/** Shared build: a helper thread searches the cells last to first, so that it and the thread it helps
+ *  meet in the middle of one subtree, each finding what the other stored (setReverse). */
+let reverse = false;
+
+/** The next empty cell of a chance node: the lowest one, or the highest for a helper (shared build). */
+@inline function nextCell(mask: u64): u64 {
+  if (ASC_FEATURE_THREADS && reverse) return (<u64>1) << (63 - clz(mask));
+  return mask & (~mask + 1);
+}
+
+/** Shared build: search the cells of chance nodes last to first (a helper thread) or first to last. */
+export function setReverse(on: bool): void {
+  reverse = on;
 }
 
 function chance(b: u64, cprob: f32): f32 {
@@ -353,14 +464,14 @@ function chance(b: u64, cprob: f32): f32 {
   if (p9 < threshold || curDepth + 1 >= depthLimit) {
     // Every child is a max node over leaves (p1 < p9).
     while (mask != 0) {
-      const t = mask & (~mask + 1);
+      const t = nextCell(mask);
       mask ^= t;
       res += leafMax(b | t) * P9;
       res += leafMax(b | (t << 1)) * P1;
     }
   } else {
     while (mask != 0) {
-      const t = mask & (~mask + 1);
+      const t = nextCell(mask);
       mask ^= t;
       res += maxNode(b | t, p9) * P9;
       res += maxNode(b | (t << 1), p1) * P1;
@@ -471,34 +582,28 @@ export function lastExecutions(): f64 {
 }
 
 /**
- * Part of a root move's search, for splitting one search over several threads: the root move `dir`, then,
- * at the root chance node, only the empty cells whose bit is set in `cells` (bit i = cell i). Returns the
- * unnormalised sum over those cells of 0.9·value(2 there) + 0.1·value(4 there), in cell order (divide the
- * sum over all parts by the number of empty cells for the root chance node's value); NaN when stopped,
- * 0 when the move is illegal. Executions as searchRoot.
+ * One child of a root move's chance node, for sharing one search between threads: the root move `dir`,
+ * then the spawn `child` (child >> 1 = which empty cell, counted in cell order; child & 1 = a 4, else a 2),
+ * searched as the whole search would search it (cumulative probability 0.9/open or 0.1/open). Returns the
+ * child's value, unweighted (the caller adds 0.9·v2 + 0.1·v4 per cell in cell order and divides by the
+ * empty cells, as the root chance node does); NaN when stopped; 0 when the move is illegal or the child
+ * does not exist. `fresh`, `cutoff` and executions as searchRoot: the children of one root move searched in
+ * order on one table, the first fresh, reproduce searchRoot's values and executions exactly.
  */
-export function searchCells(lo: u32, hi: u32, dir: i32, limit: i32, cells: u32, stopAt: f64, fresh: bool, cutoff: f32): f32 {
+export function searchChild(lo: u32, hi: u32, dir: i32, limit: i32, child: i32, stopAt: f64, fresh: bool, cutoff: f32): f32 {
   move(lo, hi, dir);
   const b = outBoard;
   executions = 0;
   if (b == boardOf(lo, hi)) return 0;
-  if (fresh) ttNewGeneration();
-  startSearch(limit, cutoff, stopAt);
   let mask = emptyMask(b);
   const open = <f32>(<i32>popcnt(mask));
+  for (let k = child >> 1; k > 0 && mask != 0; k--) mask &= mask - 1;
+  if (child < 0 || mask == 0) return 0;
+  if (fresh) ttNewGeneration();
+  startSearch(limit, cutoff, stopAt);
+  const t = mask & (~mask + 1);
   const p = <f32>1 / open;
-  const p9 = p * P9;
-  const p1 = p * P1;
-  let res: f32 = 0;
-  let index: u32 = 0;
-  while (mask != 0) {
-    const t = mask & (~mask + 1);
-    mask ^= t;
-    index = <u32>ctz(t) >> 2;
-    if (((cells >> index) & 1) == 0) continue;
-    res += maxNode(b | t, p9) * P9;
-    res += maxNode(b | (t << 1), p1) * P1;
-  }
+  const v = (child & 1) != 0 ? maxNode(b | (t << 1), p * P1) : maxNode(b | t, p * P9);
   if (stopped) return NaN;
-  return res;
+  return v;
 }
