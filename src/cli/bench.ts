@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import {
   DIRECTIONS,
+  MAX_SPLIT_THREADS,
   estimateRootCosts,
   getStrategy,
   legalMoves,
@@ -327,7 +328,7 @@ async function positionsBench(args: ParsedArgs): Promise<void> {
   let executionsMatched = 0;
   let executionsCompared = 0;
   const mismatches: string[][] = [];
-  const threads = args.int('threads', { min: 1, max: 64 }, 1) as number;
+  const threads = args.int('threads', { min: 1, max: MAX_SPLIT_THREADS }, 1) as number;
   if (threads > 1 && engine !== 'wasm') throw new UsageError('--threads above 1 needs --engine wasm');
   const pool = threads > 1 ? new SplitPool(threads, 'wasm', SPLIT_TABLE_BITS) : null;
   await pool?.ready();

@@ -49,6 +49,7 @@ describe('bad input: one error line, exit status 2', () => {
     ['bench', ['--games', '2.5'], /--games must be an integer/],
     ['bench', ['--strategy', 'random', '--games', '4', '--target', '1000'], /--target must be a power of two/],
     ['bench', ['--positions', join(tmp, 'missing.tsv')], /cannot read .*missing\.tsv: no such file/],
+    ['bench', ['--positions', 'tests/fixtures/reference/expectimax-positions.tsv', '--threads', '17'], /--threads must be .*16/],
   ] as const)('%s %j', (command, args, message) => {
     expectUsageError(run(command, args), message);
   });
