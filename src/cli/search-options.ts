@@ -1,7 +1,8 @@
-/** Search options from the command line (--depth, --time-ms, --playouts), shared by play, solve and bench. */
+/** Search options from the command line (--depth, --time-ms, --playouts, --weights), shared by play, solve and bench. */
 import { SEARCH_LIMITS } from '../engine/limits';
 import { STRATEGIES, describeStrategy } from '../engine/strategies/index';
-import type { SearchKnob, SearchOptions, StrategyName } from '../engine/types';
+import { PLAY_WEIGHTS, REFERENCE_WEIGHTS, sameWeights } from '../engine/board';
+import type { HeuristicWeights, SearchKnob, SearchOptions, StrategyName } from '../engine/types';
 import { UsageError } from './args';
 import type { ParsedArgs } from './args';
 import { MAX_SIDE, MIN_SIDE } from './board';
@@ -10,10 +11,11 @@ export const SEARCH_OPTION_SPECS = {
   depth: { type: 'string' },
   'time-ms': { type: 'string' },
   playouts: { type: 'string' },
+  weights: { type: 'string' },
 } as const;
 
 /** The command-line flag of each search option a strategy may take. */
-const FLAGS: Record<SearchKnob, string> = { timeMs: '--time-ms', depth: '--depth', playouts: '--playouts', reference: '--reference' };
+const FLAGS: Record<SearchKnob, string> = { timeMs: '--time-ms', depth: '--depth', playouts: '--playouts', reference: '--reference', weights: '--weights' };
 
 /** The board sides the CLI plays (--size). */
 export const SIZE_RANGE = { min: MIN_SIDE, max: MAX_SIDE } as const;
@@ -24,14 +26,41 @@ export function strategyChoices(): string {
 }
 
 /** The search options given; with a strategy, an option that strategy does not take is a UsageError. */
+/** The order of --weights' seven numbers. */
+const WEIGHT_FIELDS = ['lost', 'empty', 'merges', 'monotonicity', 'monotonicityPower', 'sum', 'sumPower'] as const;
+
+/** --weights: `play` (the default), `reference` (SOLVER.md's), or the seven numbers in WEIGHT_FIELDS order. */
+export function parseWeights(text: string): HeuristicWeights {
+  if (text === 'play') return PLAY_WEIGHTS;
+  if (text === 'reference') return REFERENCE_WEIGHTS;
+  const parts = text.split(',').map((part) => part.trim());
+  const numbers = parts.map(Number);
+  if (parts.length !== WEIGHT_FIELDS.length || parts.some((part) => part === '') || numbers.some((n) => !Number.isFinite(n) || n < 0 || n > 1e7)) {
+    throw new UsageError(`--weights takes play, reference or ${WEIGHT_FIELDS.length} numbers from 0 to 1e7 (${WEIGHT_FIELDS.join(',')}), not "${text}"`);
+  }
+  if (numbers[4] > 8 || numbers[6] > 8) throw new UsageError('--weights: the two powers (monotonicityPower, sumPower) must be at most 8');
+  const weights: Record<(typeof WEIGHT_FIELDS)[number], number> = { lost: 0, empty: 0, merges: 0, monotonicity: 0, monotonicityPower: 0, sum: 0, sumPower: 0 };
+  WEIGHT_FIELDS.forEach((field, i) => (weights[field] = Math.fround(numbers[i])));
+  return weights;
+}
+
+/** "play", "reference" or the seven numbers. */
+export function describeWeights(weights: HeuristicWeights): string {
+  if (sameWeights(weights, PLAY_WEIGHTS)) return 'play';
+  if (sameWeights(weights, REFERENCE_WEIGHTS)) return 'reference';
+  return WEIGHT_FIELDS.map((field) => weights[field]).join(',');
+}
+
 export function searchOptionsFrom(args: ParsedArgs, strategy?: StrategyName): SearchOptions {
-  const options: { depth?: number; timeMs?: number; playouts?: number } = {};
+  const options: { depth?: number; timeMs?: number; playouts?: number; weights?: HeuristicWeights } = {};
   const depth = args.int('depth', SEARCH_LIMITS.depth);
   const timeMs = args.int('time-ms', SEARCH_LIMITS.timeMs);
   const playouts = args.int('playouts', SEARCH_LIMITS.playouts);
   if (depth !== undefined) options.depth = depth;
   if (timeMs !== undefined) options.timeMs = timeMs;
   if (playouts !== undefined) options.playouts = playouts;
+  const weights = args.string('weights');
+  if (weights !== undefined) options.weights = parseWeights(weights);
   if (strategy) {
     const takes = describeStrategy(strategy).takes;
     for (const knob of Object.keys(options) as SearchKnob[]) {
@@ -49,5 +78,6 @@ export function describeSearchOptions(options: SearchOptions): string[] {
   if (options.timeMs !== undefined) parts.push(`time ${options.timeMs} ms`);
   if (options.playouts !== undefined) parts.push(`playouts ${options.playouts}`);
   if (options.reference) parts.push('reference configuration');
+  if (options.weights) parts.push(`weights ${describeWeights(options.weights)}`);
   return parts;
 }

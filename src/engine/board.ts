@@ -6,7 +6,9 @@
  *
  * Moves write their result into OUT (no allocation): OUT[0] = lo, OUT[1] = hi.
  */
-import type { Grid } from './types';
+import type { Grid, HeuristicWeights } from './types';
+
+export type { HeuristicWeights };
 import { validateGrid } from './grid';
 
 export const BITBOARD_MAX_RANK = 15;
@@ -50,20 +52,51 @@ function slideLeft(line: number[]): { line: number[]; score: number } {
 
 const F = Math.fround;
 
-/** rank^3.5 and rank^4 for ranks 0..31 (the same doubles Math.pow gives, looked up instead of computed). */
+/** The reference's weights (SOLVER.md): the reference configuration reproduces its values with them. */
+export const REFERENCE_WEIGHTS: HeuristicWeights = Object.freeze({
+  lost: 200000,
+  empty: 270,
+  merges: 700,
+  monotonicity: 47,
+  monotonicityPower: 4,
+  sum: 11,
+  sumPower: 3.5,
+});
+
+/**
+ * The weights play uses (every search but the reference configuration). Tuned on this engine by
+ * self-play (README, "Tuning the evaluation"): a cubic monotonicity, twice the reward for empty cells,
+ * half the one for merges and a higher floor make the same search live longer than with the reference's.
+ */
+export const PLAY_WEIGHTS: HeuristicWeights = Object.freeze({
+  lost: 400000,
+  empty: 540,
+  merges: 350,
+  monotonicity: 94,
+  monotonicityPower: 3,
+  sum: 11,
+  sumPower: 3.5,
+});
+
+/** rank^sumPower and rank^monotonicityPower for ranks 0..31 (the doubles Math.pow gives, looked up). */
 const POW_SUM = new Float64Array(32);
 const POW_MONO = new Float64Array(32);
-for (let r = 0; r < 32; r++) {
-  POW_SUM[r] = Math.pow(r, 3.5);
-  POW_MONO[r] = Math.pow(r, 4);
+let weights: HeuristicWeights = REFERENCE_WEIGHTS;
+
+function setPowers(w: HeuristicWeights): void {
+  for (let r = 0; r < 32; r++) {
+    POW_SUM[r] = Math.pow(r, w.sumPower);
+    POW_MONO[r] = Math.pow(r, w.monotonicityPower);
+  }
 }
+setPowers(weights);
 
 /** Line heuristic of SOLVER.md in float32 steps, for a line of ranks (any length). */
 export function lineHeuristic(line: ArrayLike<number>): number {
   return lineHeuristicAt(line, 0, 1, line.length);
 }
 
-/** The same for the line ranks[start + k·step], k = 0..len-1 (no allocation). */
+/** The same for the line ranks[start + k·step], k = 0..len-1 (no allocation), with the weights in use. */
 export function lineHeuristicAt(ranks: ArrayLike<number>, start: number, step: number, len: number): number {
   let sum = 0;
   let empty = 0;
@@ -93,11 +126,50 @@ export function lineHeuristicAt(ranks: ArrayLike<number>, start: number, step: n
     if (a > b) monoL = F(monoL + (POW_MONO[a] - POW_MONO[b]));
     else monoR = F(monoR + (POW_MONO[b] - POW_MONO[a]));
   }
-  let v = F(200000 + F(270 * empty));
-  v = F(v + F(700 * merges));
-  v = F(v - F(47 * Math.min(monoL, monoR)));
-  v = F(v - F(11 * sum));
+  const w = weights;
+  let v = F(F(w.lost) + F(F(w.empty) * empty));
+  v = F(v + F(F(w.merges) * merges));
+  v = F(v - F(F(w.monotonicity) * Math.min(monoL, monoR)));
+  v = F(v - F(F(w.sum) * sum));
   return v;
+}
+
+function fillHeuristic(): void {
+  const line = [0, 0, 0, 0];
+  for (let row = 0; row < 65536; row++) {
+    for (let i = 0; i < 4; i++) line[i] = (row >>> (4 * i)) & 0xf;
+    HEUR[row] = lineHeuristic(line);
+  }
+}
+
+/** The same weights (field by field: options that crossed a worker boundary are copies). */
+export function sameWeights(a: HeuristicWeights, b: HeuristicWeights): boolean {
+  return (
+    a === b ||
+    (a.lost === b.lost &&
+      a.empty === b.empty &&
+      a.merges === b.merges &&
+      a.monotonicity === b.monotonicity &&
+      a.monotonicityPower === b.monotonicityPower &&
+      a.sum === b.sum &&
+      a.sumPower === b.sumPower)
+  );
+}
+
+/**
+ * Evaluate with these weights from now on (HEUR and lineHeuristicAt): the reference configuration uses
+ * REFERENCE_WEIGHTS, play PLAY_WEIGHTS. Refills the row table (a few ms) only when the weights change.
+ */
+export function useHeuristicWeights(w: HeuristicWeights): void {
+  if (sameWeights(w, weights)) return;
+  weights = w;
+  setPowers(w);
+  fillHeuristic();
+}
+
+/** The weights in use. */
+export function heuristicWeights(): HeuristicWeights {
+  return weights;
 }
 
 function buildTables(): void {
@@ -116,10 +188,10 @@ function buildTables(): void {
     ROW_RIGHT[row] = r;
     SCORE_LEFT[row] = left.score;
     SCORE_RIGHT[row] = right.score;
-    HEUR[row] = lineHeuristic(line);
     EMPTY[row] = (line[0] === 0 ? 1 : 0) + (line[1] === 0 ? 1 : 0) + (line[2] === 0 ? 1 : 0) + (line[3] === 0 ? 1 : 0);
   }
   for (let b = 0; b < 256; b++) SPREAD[b] = (b & 0xf) | ((b >>> 4) << 16);
+  fillHeuristic();
 }
 buildTables();
 

@@ -39,6 +39,26 @@ export interface SearchOptions {
    * reproducible runs; the first iteration always completes.
    */
   readonly maxNodes?: number;
+  /**
+   * Expectimax: the weights of its evaluation (default the tuned play weights, board.ts PLAY_WEIGHTS; the
+   * reference configuration always evaluates with the reference's). For comparing evaluations (CLI).
+   */
+  readonly weights?: HeuristicWeights;
+}
+
+/**
+ * The weights of expectimax's line heuristic: `lost + empty·E + merges·M − monotonicity·min(monoL, monoR)
+ * − sum·S` per row and column, monoL/monoR summing rank^monotonicityPower differences, S = Σ rank^sumPower
+ * (SOLVER.md's form).
+ */
+export interface HeuristicWeights {
+  readonly lost: number;
+  readonly empty: number;
+  readonly merges: number;
+  readonly monotonicity: number;
+  readonly monotonicityPower: number;
+  readonly sum: number;
+  readonly sumPower: number;
 }
 
 /** Value of each legal move (higher is better); illegal moves are absent. */
@@ -69,7 +89,7 @@ export interface MoveChoice {
 export type SearchEngine = 'wasm' | 'ts';
 
 /** The search options a strategy reads (the others it ignores): the popup shows and the CLI checks these. */
-export type SearchKnob = 'timeMs' | 'depth' | 'playouts' | 'reference';
+export type SearchKnob = 'timeMs' | 'depth' | 'playouts' | 'reference' | 'weights';
 
 /**
  * How the worker pool splits one search of a strategy over workers:

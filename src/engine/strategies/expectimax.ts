@@ -10,18 +10,18 @@
  *
  * The recursion uses module-level state and plain functions (no closures or objects per node).
  */
-import type { Grid, MoveChoice, MoveValues, SearchEngine, SearchOptions, Strategy } from '../types';
+import type { Grid, HeuristicWeights, MoveChoice, MoveValues, SearchEngine, SearchOptions, Strategy } from '../types';
 import { DIRECTIONS } from '../types';
 import * as bitboard from '../board';
 import * as rules from '../rules';
 import * as ttable from '../ttable';
 import { checkAbort, choice, deepen, intOption, now, prepare, timeBudget, valuesOf, yieldToEventLoop } from './common';
-import { wasmCore } from '../wasm/core';
+import { useCoreWeights, wasmCore } from '../wasm/core';
 import type { WasmCore } from '../wasm/core';
 
 // Local bindings of the hot imports: some module loaders (tsx, vitest) turn every access to an imported
 // binding into a getter call, which costs more than the work in the inner loop.
-const { EMPTY, HEUR, OUT, ROW_LEFT, ROW_RIGHT, SPREAD, executeMove, fitsBitboard, fromGrid, lineHeuristicAt } = bitboard;
+const { EMPTY, HEUR, OUT, PLAY_WEIGHTS, REFERENCE_WEIGHTS, ROW_LEFT, ROW_RIGHT, SPREAD, executeMove, fitsBitboard, fromGrid, lineHeuristicAt } = bitboard;
 const { countEmptyRanks, moveRanks } = rules;
 const { DEFAULT_TT_LOG2, ttConfigure, ttGet, ttNewGeneration, ttPut } = ttable;
 const F = Math.fround;
@@ -389,6 +389,19 @@ interface Board {
   readonly core: WasmCore | null;
 }
 
+/**
+ * Evaluate `board`'s searches with `weights`: the reference configuration with the reference's, play with
+ * PLAY_WEIGHTS. A change forgets the transposition table (its values came from the other weights).
+ */
+function evaluateWith(board: Board, weights: HeuristicWeights): void {
+  if (board.core) {
+    useCoreWeights(board.core, weights);
+  } else if (!bitboard.sameWeights(bitboard.heuristicWeights(), weights)) {
+    bitboard.useHeuristicWeights(weights);
+    ttNewGeneration();
+  }
+}
+
 /** Prepare the transposition table of the core that searches `board` (see ttable.ttConfigure). */
 function configureTable(board: Board, bits: number, exactMode: boolean): void {
   if (board.core) board.core.ttConfigure(bits, exactMode);
@@ -460,6 +473,7 @@ export function referenceSearch(
   const { ranks } = prepare(grid, undefined, undefined);
   const board = boardOf(grid, ranks, path);
   const limit = referenceDepth(ranks);
+  evaluateWith(board, REFERENCE_WEIGHTS);
   configureTable(board, REFERENCE_TT_LOG2, true);
   const values: number[] = [];
   const counts: number[] = [];
@@ -477,6 +491,7 @@ async function chooseMove(grid: Grid, options?: SearchOptions, signal?: AbortSig
   const board = boardOf(grid, ranks);
   const engine = engineOf(board);
   if (roots.length === 0) return choice('expectimax', {}, { depth: 0, nodes: 0, started, engine });
+  evaluateWith(board, options?.reference ? REFERENCE_WEIGHTS : (options?.weights ?? PLAY_WEIGHTS));
   const context: SearchContext = { deadline: Infinity, signal, executions: 0, maxExecutions: Infinity };
 
   // Reference or fixed depth: one search, no deadline. Kept apart from deepen() on purpose: the reference
@@ -687,7 +702,7 @@ export const expectimax: Strategy = {
   label: 'Expectimax (strongest)',
   description:
     'Looks several moves ahead, averaging over where the next tile may appear; the strongest strategy (default).',
-  takes: ['timeMs', 'depth', 'reference'],
+  takes: ['timeMs', 'depth', 'reference', 'weights'],
   split: 'root-moves',
   chooseMove,
 };

@@ -5,6 +5,8 @@
  * same in Node, worker_threads, Web Workers and tests. The expectimax strategy uses the installed core
  * for 4x4 boards; without one (or on other sizes) it runs the TypeScript search.
  */
+import { REFERENCE_WEIGHTS, sameWeights } from '../board';
+import type { HeuristicWeights } from '../board';
 
 /** The module's exports (see assembly/index.ts). Boards cross the boundary as two u32 halves. */
 export interface WasmCore {
@@ -34,6 +36,9 @@ export interface WasmCore {
   /** Budget of move executions for the following searches: past it a search is abandoned (NaN), checked
    *  deterministically; Infinity = none. */
   setExecutionLimit(limit: number): void;
+  /** Refill the line heuristic's table with other weights (the reference's after instantiation). In
+   *  engine-shared.wasm the table is shared by every thread: only the reference weights are used there. */
+  setHeuristicWeights(lost: number, empty: number, merges: number, monotonicity: number, monotonicityPower: number, sum: number, sumPower: number): void;
 }
 
 const EXPORTS = [
@@ -52,6 +57,7 @@ const EXPORTS = [
   'ttSetGeneration',
   'setReverse',
   'setExecutionLimit',
+  'setHeuristicWeights',
 ] as const;
 
 function clock(): number {
@@ -100,6 +106,20 @@ export async function instantiateWasmCoreAsync(source: BufferSource | WebAssembl
   if (source instanceof WebAssembly.Module) return wrap(await WebAssembly.instantiate(source, imports()));
   const { instance } = await WebAssembly.instantiate(source, imports());
   return wrap(instance);
+}
+
+const coreWeights = new WeakMap<WasmCore, HeuristicWeights>();
+
+/**
+ * Make `core` evaluate with `weights` from now on. When they change, its row table is refilled (a few
+ * ms) and its transposition table forgotten: entries valued with other weights must not be reused.
+ */
+export function useCoreWeights(core: WasmCore, weights: HeuristicWeights): void {
+  if (sameWeights(coreWeights.get(core) ?? REFERENCE_WEIGHTS, weights)) return;
+  const w = weights;
+  core.setHeuristicWeights(w.lost, w.empty, w.merges, w.monotonicity, w.monotonicityPower, w.sum, w.sumPower);
+  core.ttNewGeneration();
+  coreWeights.set(core, weights);
 }
 
 let installed: WasmCore | null = null;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { getStrategy } from '../../../src/engine/index';
 import type { Direction, Grid, MoveValues } from '../../../src/engine/types';
-import { GRADE_THRESHOLDS, GradeTally, gradeMove, gradeOfLoss, isGradable, relativeLoss } from '../../../src/coach/grade';
+import { GRADE_SCALE, GRADE_THRESHOLDS, GradeTally, gradeMove, gradeOfLoss, isGradable, relativeLoss } from '../../../src/coach/grade';
 
 function grid(cells: number[]): Grid {
   return { rows: 4, cols: 4, cells };
@@ -30,7 +30,7 @@ describe('grading on hand-made positions (real expectimax search, depth 2)', () 
     const grade = gradeMove('expectimax', values, 'up');
     expect(grade?.grade).toBe('blunder');
     expect(grade?.best).toBe('left');
-    expect(grade?.loss).toBeGreaterThan(GRADE_THRESHOLDS.mistake);
+    expect(grade?.loss).toBeGreaterThan(GRADE_THRESHOLDS.mistake * (GRADE_SCALE.expectimax ?? 1));
     expect(grade?.accuracy).toBe(0);
   });
 
@@ -47,6 +47,7 @@ describe('grading on hand-made positions (real expectimax search, depth 2)', () 
   });
 });
 
+// Greedy grades on the thresholds' own scale (1); expectimax's tuned values spread less (its scale).
 describe('thresholds', () => {
   const values = (played: number): MoveValues => ({ left: 1000, up: played });
   const cases: [number, string][] = [
@@ -59,7 +60,7 @@ describe('thresholds', () => {
   ];
   for (const [played, expected] of cases) {
     it(`loss ${((1000 - played) / 10).toFixed(1)} % is ${expected}`, () => {
-      expect(gradeMove('expectimax', values(played), 'up')?.grade).toBe(expected);
+      expect(gradeMove('greedy', values(played), 'up')?.grade).toBe(expected);
     });
   }
 
@@ -75,7 +76,15 @@ describe('thresholds', () => {
 
   it('a strategy with noisier values has wider bands (Monte-Carlo: 5 % loss is an inaccuracy)', () => {
     expect(gradeMove('montecarlo', { left: 1000, up: 950 }, 'up')?.grade).toBe('inaccuracy');
-    expect(gradeMove('expectimax', { left: 1000, up: 950 }, 'up')?.grade).toBe('mistake');
+    expect(gradeMove('greedy', { left: 1000, up: 950 }, 'up')?.grade).toBe('mistake');
+  });
+
+  it("expectimax's values spread less (scale 0.12): 0.2 % is an inaccuracy, 0.5 % a mistake, 2 % a blunder", () => {
+    expect(GRADE_SCALE.expectimax).toBe(0.12);
+    expect(gradeMove('expectimax', { left: 1000, up: 999.8 }, 'up')?.grade).toBe('good');
+    expect(gradeMove('expectimax', { left: 1000, up: 998 }, 'up')?.grade).toBe('inaccuracy');
+    expect(gradeMove('expectimax', { left: 1000, up: 995 }, 'up')?.grade).toBe('mistake');
+    expect(gradeMove('expectimax', { left: 1000, up: 980 }, 'up')?.grade).toBe('blunder');
   });
 
   it('random and priority do not evaluate positions: no grade', () => {
@@ -101,7 +110,7 @@ describe('running accuracy of a game', () => {
       ['up', 950], // 5 %: accuracy 50
     ];
     for (const [move, value] of moves) {
-      const grade = gradeMove('expectimax', { left: 1000, up: value }, move);
+      const grade = gradeMove('greedy', { left: 1000, up: value }, move);
       if (!grade) throw new Error('not graded');
       tally.add(grade);
     }

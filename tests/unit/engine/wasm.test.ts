@@ -7,13 +7,16 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { HEUR, OUT, executeMove, heuristic } from '../../../src/engine/board';
+import { HEUR, OUT, PLAY_WEIGHTS, REFERENCE_WEIGHTS, executeMove, heuristic, heuristicWeights, useHeuristicWeights } from '../../../src/engine/board';
 import { getStrategy, installWasmCore, instantiateWasmCore, instantiateWasmCoreAsync } from '../../../src/engine/index';
+import { useCoreWeights } from '../../../src/engine/wasm/core';
 import type { Grid, WasmCore } from '../../../src/engine/index';
 import { referenceSearch } from '../../../src/engine/strategies/expectimax';
 import { WASM_FILE } from '../../../scripts/build-wasm.mjs';
 
 let core: WasmCore;
+/** The reference's line heuristic (the TypeScript table as loaded, before any test changes the weights). */
+const lineReference = Float32Array.from(HEUR);
 beforeAll(() => {
   core = instantiateWasmCore(readFileSync(WASM_FILE));
 });
@@ -109,6 +112,38 @@ describe('WebAssembly core: the reference configuration', () => {
       expect(oracle.engine).toBe('ts');
       expect(got.values).toEqual(oracle.values);
     }
+  });
+
+  it('plays with the tuned weights, the same in both engines, and is exact again after play on one core', async () => {
+    const p = subset[3];
+    // The tables of both engines under the play weights: every row equal, and not the reference's.
+    useHeuristicWeights(PLAY_WEIGHTS);
+    useCoreWeights(core, PLAY_WEIGHTS);
+    const wrong: number[] = [];
+    let differ = 0;
+    for (let row = 0; row < 65536; row++) {
+      if (core.lineHeuristicOf(row) !== HEUR[row]) wrong.push(row);
+      if (core.lineHeuristicOf(row) !== lineReference[row]) differ++;
+    }
+    expect(wrong).toEqual([]);
+    expect(differ).toBeGreaterThan(60000);
+    useHeuristicWeights(REFERENCE_WEIGHTS);
+    useCoreWeights(core, REFERENCE_WEIGHTS);
+    expect(Array.from({ length: 65536 }, (_, row) => core.lineHeuristicOf(row))).toEqual(Array.from(lineReference));
+
+    // A play search (it switches the core to the play weights), then the reference search on the same core.
+    installWasmCore(core);
+    const played = await getStrategy('expectimax').chooseMove(p.grid, { depth: 3 });
+    installWasmCore(null);
+    const playedTs = await getStrategy('expectimax').chooseMove(p.grid, { depth: 3 });
+    expect(heuristicWeights()).toBe(PLAY_WEIGHTS);
+    expect(played.values).toEqual(playedTs.values);
+    installWasmCore(core);
+    const got = referenceSearch(p.grid);
+    expect(got.executions).toEqual(p.executions);
+    for (let d = 0; d < 4; d++) if (p.values[d] > 0) expect(Math.abs(got.values[d] - p.values[d]) / p.values[d]).toBeLessThan(1e-6);
+    expect(heuristicWeights()).toBe(PLAY_WEIGHTS);
+    expect(got.values).not.toEqual(played.values);
   });
 
   it('grows its exact table beyond the initial 2^16 entries on a dear position', () => {

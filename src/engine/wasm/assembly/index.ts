@@ -44,6 +44,15 @@ function powd(r: i32, p: f64): f64 {
   return Math.pow(<f64>r, p);
 }
 
+// The line heuristic's weights: the reference's (SOLVER.md) unless setHeuristicWeights changed them.
+let wLost: f32 = 200000;
+let wEmpty: f32 = 270;
+let wMerges: f32 = 700;
+let wMono: f32 = 47;
+let pMono: f64 = 4;
+let wSum: f32 = 11;
+let pSum: f64 = 3.5;
+
 /** SOLVER.md's line heuristic for ranks a..d, each step rounded to f32 as the reference computes it. */
 function lineHeuristic(line: u32): f32 {
   let sum: f32 = 0;
@@ -53,7 +62,7 @@ function lineHeuristic(line: u32): f32 {
   let counter: i32 = 0;
   for (let i: u32 = 0; i < 4; i++) {
     const rank = (line >> (4 * i)) & 0xf;
-    sum = <f32>(<f64>sum + powd(<i32>rank, 3.5));
+    sum = <f32>(<f64>sum + powd(<i32>rank, pSum));
     if (rank == 0) {
       empty++;
     } else {
@@ -71,14 +80,26 @@ function lineHeuristic(line: u32): f32 {
   for (let i: u32 = 1; i < 4; i++) {
     const a = <i32>((line >> (4 * (i - 1))) & 0xf);
     const b = <i32>((line >> (4 * i)) & 0xf);
-    if (a > b) monoL = <f32>(<f64>monoL + (powd(a, 4) - powd(b, 4)));
-    else monoR = <f32>(<f64>monoR + (powd(b, 4) - powd(a, 4)));
+    if (a > b) monoL = <f32>(<f64>monoL + (powd(a, pMono) - powd(b, pMono)));
+    else monoR = <f32>(<f64>monoR + (powd(b, pMono) - powd(a, pMono)));
   }
-  let v: f32 = <f32>200000 + <f32>270 * <f32>empty;
-  v = v + <f32>700 * <f32>merges;
-  v = v - <f32>47 * min<f32>(monoL, monoR);
-  v = v - <f32>11 * sum;
+  let v: f32 = wLost + wEmpty * <f32>empty;
+  v = v + wMerges * <f32>merges;
+  v = v - wMono * min<f32>(monoL, monoR);
+  v = v - wSum * sum;
   return v;
+}
+
+/** Experimental: other weights for the line heuristic (own-memory build only); refills the table. */
+export function setHeuristicWeights(lost: f32, empty: f32, merges: f32, mono: f32, monoPower: f64, sum: f32, sumPower: f64): void {
+  wLost = lost;
+  wEmpty = empty;
+  wMerges = merges;
+  wMono = mono;
+  pMono = monoPower;
+  wSum = sum;
+  pSum = sumPower;
+  for (let row: u32 = 0; row < <u32>ROWS; row++) store<f32>(HEUR + (<usize>row << 2), lineHeuristic(row));
 }
 
 /** Slide a row towards nibble 0; returns the moved row in the low 16 bits and the score above. */
