@@ -89,22 +89,34 @@ interface Answer<Id> {
 const NO_RECEIVER = 'Could not establish connection. Receiving end does not exist.';
 const PORT_CLOSED = 'The message port closed before a response was received.';
 
+/** Said when a receiver that acknowledged a request went silent before answering (it crashed or closed). */
+const RECEIVER_SILENT = 'The message channel closed before a response was received: the receiving context stopped answering.';
+
 /** The requests sent and not answered yet, by id: settled by their answer, or failed all at once. */
 class Waiting<Id> {
-  private readonly waiters = new Map<Id, { resolve: (reply: unknown) => void; reject: (err: Error) => void; timer?: ReturnType<typeof setTimeout> }>();
+  private readonly waiters = new Map<
+    Id,
+    { resolve: (reply: unknown) => void; reject: (err: Error) => void; timer?: ReturnType<typeof setTimeout>; silentMs?: number }
+  >();
 
-  /** The answer to request `rpc`; with `ackMs`, a failure as a missing receiver unless acknowledged by then. */
-  wait(rpc: Id, ackMs?: number): Promise<unknown> {
+  /**
+   * The answer to request `rpc`; with `ackMs`, a failure as a missing receiver unless acknowledged by then;
+   * with `silentMs`, after an acknowledgement, a failure as a silent receiver unless acknowledged again
+   * (the receiver's heartbeat) or answered within that time.
+   */
+  wait(rpc: Id, ackMs?: number, silentMs?: number): Promise<unknown> {
     return new Promise((resolve, reject) => {
-      const timer =
-        ackMs === undefined
-          ? undefined
-          : setTimeout(() => {
-              this.waiters.delete(rpc);
-              reject(new Error(NO_RECEIVER));
-            }, ackMs);
-      this.waiters.set(rpc, { resolve, reject, timer });
+      const timer = ackMs === undefined ? undefined : this.failLater(rpc, NO_RECEIVER, ackMs);
+      this.waiters.set(rpc, { resolve, reject, timer, silentMs });
     });
+  }
+
+  private failLater(rpc: Id, reason: string, ms: number): ReturnType<typeof setTimeout> {
+    return setTimeout(() => {
+      const waiter = this.waiters.get(rpc);
+      this.waiters.delete(rpc);
+      waiter?.reject(new Error(reason));
+    }, ms);
   }
 
   /** An answer came (maybe for another sender's request: then nothing happens). */
@@ -112,7 +124,10 @@ class Waiting<Id> {
     const waiter = this.waiters.get(answer.rpc);
     if (!waiter) return;
     clearTimeout(waiter.timer);
-    if (answer.ack) return;
+    if (answer.ack) {
+      waiter.timer = waiter.silentMs === undefined ? undefined : this.failLater(answer.rpc, RECEIVER_SILENT, waiter.silentMs);
+      return;
+    }
     this.waiters.delete(answer.rpc);
     if (typeof answer.error === 'string') waiter.reject(new Error(answer.error));
     else waiter.resolve(answer.reply);
@@ -130,7 +145,13 @@ class Waiting<Id> {
 
 /** Hand one request to `listener` and `post` its answer, or an error when nothing in `context` answers it. */
 function serve<Id>(context: string, listener: RawListener, rpc: Id, message: unknown, sender: SenderInfo, post: (answer: Answer<Id>) => void): void {
-  const later = listener(message, sender, (reply) => post({ rpc, reply }));
+  let later: boolean;
+  try {
+    later = listener(message, sender, (reply) => post({ rpc, reply }));
+  } catch (err) {
+    post({ rpc, error: `The ${context} failed on this message: ${err instanceof Error ? err.message : String(err)}` });
+    return;
+  }
   if (!later) post({ rpc, error: `Nothing in the ${context} answers this message.` });
 }
 
@@ -267,10 +288,17 @@ export function onRawPort(context: string, listener: RawListener): () => void {
  * port, since a second context listening for ports would keep the content scripts' ports to the
  * background open past the service worker's end. A channel reaches only this extension's own contexts
  * (same origin); the receiver acknowledges each request at once, so a request that nobody hears (the
- * document closed itself) fails after CHANNEL_ACK_MS in the words of a missing receiver (transient).
+ * document closed itself) fails after CHANNEL_TIMING.ackMs in the words of a missing receiver (transient),
+ * and acknowledges it again while it works, so a request whose receiver died fails too (CHANNEL_TIMING).
  * A request carries the sending context's URL (the service worker's script) for the receiver's sender check.
  */
-const CHANNEL_ACK_MS = 2_000;
+/**
+ * Timing of channel requests: a request not acknowledged within `ackMs` fails as a missing receiver; while
+ * a receiver works on a request it acknowledges it again every `beatMs`, and a request whose receiver stays
+ * silent for `silentMs` (the document crashed or was closed mid-search) fails as transient, so that the
+ * sender's retry takes over instead of waiting forever. Mutable for tests only.
+ */
+export const CHANNEL_TIMING = { ackMs: 2_000, beatMs: 1_000, silentMs: 10_000 };
 
 const channelInstance = Math.random().toString(36).slice(2);
 let channelSeq = 0;
@@ -292,7 +320,7 @@ export function sendOverChannel(context: string, message: unknown): Promise<unkn
     requestChannels.set(context, (entry = { channel, waiting }));
   }
   const rpc = `${channelInstance}-${++channelSeq}`;
-  const answer = entry.waiting.wait(rpc, CHANNEL_ACK_MS);
+  const answer = entry.waiting.wait(rpc, CHANNEL_TIMING.ackMs, CHANNEL_TIMING.silentMs);
   entry.channel.postMessage({ rpc, message, url: ownUrl() });
   return answer;
 }
@@ -304,16 +332,33 @@ export function sendOverChannel(context: string, message: unknown): Promise<unkn
  */
 export function onRawChannel(context: string, listener: RawListener): () => void {
   const channel = new BroadcastChannel(RPC_PREFIX + context);
-  const post = (answer: Answer<string>): void => channel.postMessage(answer);
+  // The requests being worked on, acknowledged again every beatMs (the sender's proof of life).
+  const working = new Set<string>();
+  let beat: ReturnType<typeof setInterval> | undefined;
+  const post = (answer: Answer<string>): void => {
+    if (!answer.ack) {
+      working.delete(answer.rpc);
+      if (working.size === 0 && beat !== undefined) {
+        clearInterval(beat);
+        beat = undefined;
+      }
+    }
+    channel.postMessage(answer);
+  };
   channel.onmessage = (event: MessageEvent<unknown>) => {
     const data = event.data;
     if (!hasRpc(data, 'string') || !('message' in data)) return;
     const rpc = data.rpc as string;
+    working.add(rpc);
+    beat ??= setInterval(() => working.forEach((id) => channel.postMessage({ rpc: id, ack: true } satisfies Answer<string>)), CHANNEL_TIMING.beatMs);
     post({ rpc, ack: true });
     const url = (data as { url?: unknown }).url;
     serve(context, listener, rpc, data.message, { id: extensionId(), url: typeof url === 'string' ? url : undefined }, post);
   };
-  return () => channel.close();
+  return () => {
+    clearInterval(beat);
+    channel.close();
+  };
 }
 
 /** Send a message to the extension's own contexts (no target) or to a tab's content script; resolves with the raw reply. */

@@ -5,8 +5,9 @@
  * even out of order, a port that closes fails its open requests with a transient error and the next request
  * opens a new one, and a request nobody there answers fails with a clear message. Then the protocol's own
  * `send` and `listen` over them (the background's kinds), with the sender checked. Last, the channel that
- * carries the background's requests to the offscreen document: acknowledged, answered, and a request that
- * nobody hears fails as a missing receiver.
+ * carries the background's requests to the offscreen document: acknowledged, answered, a request that
+ * nobody hears fails as a missing receiver, and one whose receiver dies while working on it fails as transient
+ * (while a receiver that keeps working past the silence limit is waited for: it beats).
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Handlers } from '../../../src/shared/messages';
@@ -232,5 +233,45 @@ describe('requests over channels (background to the offscreen document)', () => 
     const error = await runtime.sendOverChannel('nobody-here', { n: 1 }).catch((err: unknown) => err);
     expect(String(error)).toMatch(/Receiving end does not exist/);
     expect(runtime.isTransientFailure(error)).toBe(true);
+  });
+
+  it('a receiver that dies while working fails the request as transient; one that works long but beats is waited for', async () => {
+    const runtime = await load(fake);
+    const saved = { ...runtime.CHANNEL_TIMING };
+    Object.assign(runtime.CHANNEL_TIMING, { ackMs: 500, beatMs: 20, silentMs: 150 });
+    const pending: ((reply: unknown) => void)[] = [];
+    const stop = runtime.onRawChannel('offscreen-dies', (_message, _sender, respond) => {
+      pending.push(respond);
+      return true;
+    });
+    try {
+      // Works four times the silence limit, beating meanwhile: the answer arrives.
+      const slow = runtime.sendOverChannel('offscreen-dies', { n: 1 });
+      setTimeout(() => pending[0]({ done: true }), 600);
+      await expect(slow).resolves.toEqual({ done: true });
+      // Dies (its channel closes, its beats stop) with the request acknowledged and unanswered.
+      const orphan = runtime.sendOverChannel('offscreen-dies', { n: 2 });
+      const started = Date.now();
+      setTimeout(stop, 50);
+      const error = await orphan.catch((err: unknown) => err);
+      expect(String(error)).toMatch(/stopped answering/);
+      expect(runtime.isTransientFailure(error)).toBe(true);
+      expect(Date.now() - started).toBeLessThan(2_000);
+    } finally {
+      stop();
+      Object.assign(runtime.CHANNEL_TIMING, saved);
+    }
+  });
+
+  it('a listener that throws answers with its error instead of leaving the request waiting', async () => {
+    const runtime = await load(fake);
+    const stop = runtime.onRawChannel('offscreen-throws', () => {
+      throw new Error('broken handler');
+    });
+    try {
+      await expect(runtime.sendOverChannel('offscreen-throws', { n: 1 })).rejects.toThrow(/offscreen-throws failed on this message: broken handler/);
+    } finally {
+      stop();
+    }
   });
 });
