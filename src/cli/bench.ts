@@ -202,7 +202,14 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
   for (let run = 1; run <= runs; run++) {
     const started = performance.now();
     const runLabel = runs > 1 ? `run ${run}/${runs}: ` : '';
+    let reported = 0;
     const onProgress = (p: BenchProgress): void => {
+      // Each finished game once, as it ends (a long bench keeps its games even if it is cut short).
+      for (; reported < p.finished.length; reported++) {
+        const g = p.finished[reported];
+        endProgress();
+        process.stderr.write(`${runLabel}game ${g.index + 1} (seed ${g.seed}): best tile ${g.maxTile}, score ${g.score}, ${g.moves} moves, ${g.end}\n`);
+      }
       const best = Math.max(0, ...p.finished.map((g) => g.maxTile), ...[...p.running.values()].map((g) => g.maxTile));
       const moves = [...p.running.values()].reduce((sum, g) => sum + g.moves, 0) + p.finished.reduce((s, g) => s + g.moves, 0);
       const elapsed = (performance.now() - started) / 1000;

@@ -112,7 +112,7 @@ export function summarizeBench(strategy: string, seed: number, results: readonly
     seed,
     reach: reachShares(maxTiles),
     score: summarize(results.map((result) => result.score)),
-    maxTile: { median: lowerMedian(maxTiles), max: maxTiles.length === 0 ? Number.NaN : Math.max(...maxTiles) },
+    maxTile: { median: lowerMedian(maxTiles), max: maxTiles.length === 0 ? Number.NaN : largest(maxTiles) },
     moves: results.length === 0 ? 0 : totalMoves / results.length,
     movesPerGame: summarize(results.map((result) => result.moves)),
     msPerMove: totalMoves === 0 ? 0 : totalMs / totalMoves,
@@ -122,10 +122,17 @@ export function summarizeBench(strategy: string, seed: number, results: readonly
   };
 }
 
+/** The largest value, by a loop: Math.max(...values) overflows the stack past ~10^5 values (a long bench's moves). */
+function largest(values: readonly number[]): number {
+  let max = -Infinity;
+  for (const v of values) if (v > max) max = v;
+  return max;
+}
+
 function thinkStats(results: readonly GameResult[]): BenchSummary['thinkMs'] {
   const all = results.flatMap((result) => result.moveMs ?? []);
   if (all.length === 0) return { mean: 0, p50: 0, p99: 0, max: 0 };
-  return { mean: all.reduce((a, b) => a + b, 0) / all.length, p50: quantile(all, 0.5), p99: quantile(all, 0.99), max: Math.max(...all) };
+  return { mean: all.reduce((a, b) => a + b, 0) / all.length, p50: quantile(all, 0.5), p99: quantile(all, 0.99), max: largest(all) };
 }
 
 function depthStats(results: readonly GameResult[]): BenchSummary['depth'] {

@@ -69,6 +69,15 @@ describe('summarizeBench', () => {
 });
 
 describe('think time and depth statistics', () => {
+  it('summarizes a long bench (300 000 moves: more values than a spread call takes) without overflowing', () => {
+    const moveMs = Array.from({ length: 300_000 }, (_, i) => (i % 1000) / 10);
+    moveMs[123_456] = 250;
+    const games: GameResult[] = [0, 1].map((index) => ({ index, seed: index, score: 1, maxTile: 16384 * (index + 1), moves: 150_000, thinkMs: 1, end: 'target', moveMs: moveMs.slice(index * 150_000, (index + 1) * 150_000) }));
+    const summary = summarizeBench('expectimax', 1, games);
+    expect(summary.thinkMs.max).toBe(250);
+    expect(summary.maxTile.max).toBe(32768);
+  });
+
   it('reports mean, p50, p99 and max think time, and the depth spread', () => {
     const moveMs = Array.from({ length: 100 }, (_, i) => i + 1);
     const result: GameResult = { index: 0, seed: 1, score: 0, maxTile: 4, moves: 100, thinkMs: 5050, end: 'game-over', moveMs, depthCounts: [0, 0, 50, 50] };
