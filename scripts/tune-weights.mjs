@@ -7,7 +7,8 @@
 //   node scripts/tune-weights.mjs [--games 600] [--seed 1] [--depth 2] [--jobs 2] [--target 65536]
 //                                 [--weights lost,empty,merges,monotonicity,monotonicityPower,sum,sumPower]
 //
-// The play weights (src/engine/board.ts PLAY_WEIGHTS) were chosen with it: README, "Tuning the evaluation".
+// The shallow weights (src/engine/board.ts SHALLOW_WEIGHTS) were chosen with it; timed play then kept the
+// reference's: README, "Tuning the evaluation".
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';

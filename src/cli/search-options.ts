@@ -1,7 +1,7 @@
 /** Search options from the command line (--depth, --time-ms, --playouts, --weights), shared by play, solve and bench. */
 import { SEARCH_LIMITS } from '../engine/limits';
 import { STRATEGIES, describeStrategy } from '../engine/strategies/index';
-import { PLAY_WEIGHTS, REFERENCE_WEIGHTS, sameWeights } from '../engine/board';
+import { REFERENCE_WEIGHTS, SHALLOW_WEIGHTS, sameWeights } from '../engine/board';
 import type { HeuristicWeights, SearchKnob, SearchOptions, StrategyName } from '../engine/types';
 import { UsageError } from './args';
 import type { ParsedArgs } from './args';
@@ -29,14 +29,14 @@ export function strategyChoices(): string {
 /** The order of --weights' seven numbers. */
 const WEIGHT_FIELDS = ['lost', 'empty', 'merges', 'monotonicity', 'monotonicityPower', 'sum', 'sumPower'] as const;
 
-/** --weights: `play` (the default), `reference` (SOLVER.md's), or the seven numbers in WEIGHT_FIELDS order. */
+/** --weights: `reference` (SOLVER.md's, the default), `shallow` (tuned at fixed depths 2–4), or the seven numbers in WEIGHT_FIELDS order. */
 export function parseWeights(text: string): HeuristicWeights {
-  if (text === 'play') return PLAY_WEIGHTS;
   if (text === 'reference') return REFERENCE_WEIGHTS;
+  if (text === 'shallow') return SHALLOW_WEIGHTS;
   const parts = text.split(',').map((part) => part.trim());
   const numbers = parts.map(Number);
   if (parts.length !== WEIGHT_FIELDS.length || parts.some((part) => part === '') || numbers.some((n) => !Number.isFinite(n) || n < 0 || n > 1e7)) {
-    throw new UsageError(`--weights takes play, reference or ${WEIGHT_FIELDS.length} numbers from 0 to 1e7 (${WEIGHT_FIELDS.join(',')}), not "${text}"`);
+    throw new UsageError(`--weights takes reference, shallow or ${WEIGHT_FIELDS.length} numbers from 0 to 1e7 (${WEIGHT_FIELDS.join(',')}), not "${text}"`);
   }
   if (numbers[4] > 8 || numbers[6] > 8) throw new UsageError('--weights: the two powers (monotonicityPower, sumPower) must be at most 8');
   const weights: Record<(typeof WEIGHT_FIELDS)[number], number> = { lost: 0, empty: 0, merges: 0, monotonicity: 0, monotonicityPower: 0, sum: 0, sumPower: 0 };
@@ -44,10 +44,10 @@ export function parseWeights(text: string): HeuristicWeights {
   return weights;
 }
 
-/** "play", "reference" or the seven numbers. */
+/** "reference", "shallow" or the seven numbers. */
 export function describeWeights(weights: HeuristicWeights): string {
-  if (sameWeights(weights, PLAY_WEIGHTS)) return 'play';
   if (sameWeights(weights, REFERENCE_WEIGHTS)) return 'reference';
+  if (sameWeights(weights, SHALLOW_WEIGHTS)) return 'shallow';
   return WEIGHT_FIELDS.map((field) => weights[field]).join(',');
 }
 

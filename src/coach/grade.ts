@@ -17,10 +17,10 @@
  * The thresholds were set on expectimax with the reference's evaluation weights from the losses of every
  * non-best legal move in positions of a real game (`npx tsx scripts/grade-spread.ts expectimax`: every 15th
  * position of a seeded expectimax game to 2048, 175 moves): median 0.41 %, 75th percentile 3.3 %, 90th
- * 9.6 %, 95th 15.6 % — so about one non-best move in ten is a blunder. Expectimax now evaluates with its
- * tuned play weights (src/engine/board.ts PLAY_WEIGHTS), whose values sit on a larger constant and a gentler
- * monotonicity penalty: the same script gives median 0.10 %, 75th 0.64 %, 90th 1.10 %, 95th 1.29 %, so its
- * scale is 0.12 (its 90th percentile against 9.6 %). Greedy's losses have the reference's spread (scale 1); Monte-Carlo's
+ * 9.6 %, 95th 15.6 % — so about one non-best move in ten is a blunder. Expectimax plays with those weights
+ * (scale 1). With `--weights shallow` (src/engine/board.ts SHALLOW_WEIGHTS: a larger constant and a gentler
+ * monotonicity penalty) the same script gave median 0.10 %, 75th 0.64 %, 90th 1.10 %, 95th 1.29 %: grading
+ * with those would need a scale of 0.12. Greedy's losses have the reference's spread (scale 1); Monte-Carlo's
  * values are noisy playout averages (90th percentile 32 %: scale 3) and minimax's are worst-case
  * heuristics (90th percentile 71 %: scale 8). Random and
  * priority do not evaluate positions (their "values" are a pick and a fixed order): their moves are not
@@ -38,7 +38,7 @@ export type Grade = (typeof GRADES)[number];
 export const GRADE_THRESHOLDS = { good: 0.005, inaccuracy: 0.03, mistake: 0.1 } as const;
 
 /** How far each strategy's relative losses spread compared with the thresholds' scale; absent = not graded. */
-export const GRADE_SCALE: Partial<Record<StrategyName, number>> = { expectimax: 0.12, greedy: 1, montecarlo: 3, minimax: 8 };
+export const GRADE_SCALE: Partial<Record<StrategyName, number>> = { expectimax: 1, greedy: 1, montecarlo: 3, minimax: 8 };
 
 /** Values closer than this (relative) are a tie: the played move then counts as the best. */
 const TIE = 1e-9;

@@ -52,7 +52,10 @@ function slideLeft(line: number[]): { line: number[]; score: number } {
 
 const F = Math.fround;
 
-/** The reference's weights (SOLVER.md): the reference configuration reproduces its values with them. */
+/**
+ * The reference's weights (SOLVER.md): the reference configuration reproduces its values with them, and
+ * play evaluates with them too — timed play, back to back, was stronger with them than with SHALLOW_WEIGHTS.
+ */
 export const REFERENCE_WEIGHTS: HeuristicWeights = Object.freeze({
   lost: 200000,
   empty: 270,
@@ -64,11 +67,13 @@ export const REFERENCE_WEIGHTS: HeuristicWeights = Object.freeze({
 });
 
 /**
- * The weights play uses (every search but the reference configuration). Tuned on this engine by
- * self-play (README, "Tuning the evaluation"): a cubic monotonicity, twice the reward for empty cells,
- * half the one for merges and a higher floor make the same search live longer than with the reference's.
+ * Weights tuned by fixed-depth self-play at depths 2–4 (README, "Tuning the evaluation"): a cubic
+ * monotonicity, twice the reward for empty cells, half the one for merges and a higher floor make a search
+ * of that depth live longer than with the reference's. They do not carry over to the depths a time budget
+ * reaches (5–8 on average): there the reference's weights played better, so play keeps those, and these are
+ * `--weights shallow` in the CLI, for comparing evaluations.
  */
-export const PLAY_WEIGHTS: HeuristicWeights = Object.freeze({
+export const SHALLOW_WEIGHTS: HeuristicWeights = Object.freeze({
   lost: 400000,
   empty: 540,
   merges: 350,
@@ -158,7 +163,7 @@ export function sameWeights(a: HeuristicWeights, b: HeuristicWeights): boolean {
 
 /**
  * Evaluate with these weights from now on (HEUR and lineHeuristicAt): the reference configuration uses
- * REFERENCE_WEIGHTS, play PLAY_WEIGHTS. Refills the row table (a few ms) only when the weights change.
+ * REFERENCE_WEIGHTS, play its options' weights (default the same). Refills the row table (a few ms) only when the weights change.
  */
 export function useHeuristicWeights(w: HeuristicWeights): void {
   if (sameWeights(w, weights)) return;

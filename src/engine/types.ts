@@ -40,8 +40,8 @@ export interface SearchOptions {
    */
   readonly maxNodes?: number;
   /**
-   * Expectimax: the weights of its evaluation (default the tuned play weights, board.ts PLAY_WEIGHTS; the
-   * reference configuration always evaluates with the reference's). For comparing evaluations (CLI).
+   * Expectimax: the weights of its evaluation (default the reference's, board.ts REFERENCE_WEIGHTS,
+   * which the reference configuration always uses). For comparing evaluations (CLI).
    */
   readonly weights?: HeuristicWeights;
 }

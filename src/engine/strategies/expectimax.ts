@@ -21,7 +21,7 @@ import type { WasmCore } from '../wasm/core';
 
 // Local bindings of the hot imports: some module loaders (tsx, vitest) turn every access to an imported
 // binding into a getter call, which costs more than the work in the inner loop.
-const { EMPTY, HEUR, OUT, PLAY_WEIGHTS, REFERENCE_WEIGHTS, ROW_LEFT, ROW_RIGHT, SPREAD, executeMove, fitsBitboard, fromGrid, lineHeuristicAt } = bitboard;
+const { EMPTY, HEUR, OUT, REFERENCE_WEIGHTS, ROW_LEFT, ROW_RIGHT, SPREAD, executeMove, fitsBitboard, fromGrid, lineHeuristicAt } = bitboard;
 const { countEmptyRanks, moveRanks } = rules;
 const { DEFAULT_TT_LOG2, ttConfigure, ttGet, ttNewGeneration, ttPut } = ttable;
 const F = Math.fround;
@@ -391,7 +391,7 @@ interface Board {
 
 /**
  * Evaluate `board`'s searches with `weights`: the reference configuration with the reference's, play with
- * PLAY_WEIGHTS. A change forgets the transposition table (its values came from the other weights).
+ * its options' weights (default the reference's too). A change forgets the transposition table (its values came from the other weights).
  */
 function evaluateWith(board: Board, weights: HeuristicWeights): void {
   if (board.core) {
@@ -491,7 +491,7 @@ async function chooseMove(grid: Grid, options?: SearchOptions, signal?: AbortSig
   const board = boardOf(grid, ranks);
   const engine = engineOf(board);
   if (roots.length === 0) return choice('expectimax', {}, { depth: 0, nodes: 0, started, engine });
-  evaluateWith(board, options?.reference ? REFERENCE_WEIGHTS : (options?.weights ?? PLAY_WEIGHTS));
+  evaluateWith(board, options?.reference ? REFERENCE_WEIGHTS : (options?.weights ?? REFERENCE_WEIGHTS));
   const context: SearchContext = { deadline: Infinity, signal, executions: 0, maxExecutions: Infinity };
 
   // Reference or fixed depth: one search, no deadline. Kept apart from deepen() on purpose: the reference

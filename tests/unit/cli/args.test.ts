@@ -10,7 +10,7 @@ import {
 } from '../../../src/cli/args';
 import type { CliIo } from '../../../src/cli/args';
 import { SEARCH_OPTION_SPECS, describeSearchOptions, searchOptionsFrom, strategyChoices } from '../../../src/cli/search-options';
-import { PLAY_WEIGHTS, REFERENCE_WEIGHTS } from '../../../src/engine/board';
+import { SHALLOW_WEIGHTS, REFERENCE_WEIGHTS } from '../../../src/engine/board';
 
 const SPECS = { games: { type: 'string' }, json: { type: 'boolean' }, strategy: { type: 'string' } } as const;
 
@@ -136,8 +136,8 @@ describe('search options read from the strategy descriptors', () => {
     expect(() => searchOptionsFrom(parse(['--playouts', '3']), 'expectimax')).toThrow(UsageError);
   });
 
-  it('reads --weights: play, reference or seven numbers, and refuses anything else', () => {
-    expect(searchOptionsFrom(parse(['--weights', 'play']), 'expectimax')).toEqual({ weights: PLAY_WEIGHTS });
+  it('reads --weights: reference, shallow or seven numbers, and refuses anything else', () => {
+    expect(searchOptionsFrom(parse(['--weights', 'shallow']), 'expectimax')).toEqual({ weights: SHALLOW_WEIGHTS });
     expect(searchOptionsFrom(parse(['--weights', 'reference']), 'expectimax').weights).toBe(REFERENCE_WEIGHTS);
     const own = searchOptionsFrom(parse(['--weights', '200000, 540,700,47,3,11,3.5']), 'expectimax');
     expect(own.weights).toEqual({ lost: 200000, empty: 540, merges: 700, monotonicity: 47, monotonicityPower: 3, sum: 11, sumPower: 3.5 });
@@ -146,7 +146,7 @@ describe('search options read from the strategy descriptors', () => {
     for (const bad of ['best', '1,2,3', '1,2,3,4,5,6,7,8', '1,2,,4,5,6,7', '1,2,3,4,5,6,x', '1,-2,3,4,5,6,7', '1,2,3,4,9,6,7']) {
       expect(() => searchOptionsFrom(parse(['--weights', bad]), 'expectimax')).toThrow(/--weights/);
     }
-    expect(() => searchOptionsFrom(parse(['--weights', 'play']), 'greedy')).toThrow(/--weights does not apply to the greedy strategy/);
+    expect(() => searchOptionsFrom(parse(['--weights', 'shallow']), 'greedy')).toThrow(/--weights does not apply to the greedy strategy/);
   });
 
   it('lists every strategy with its options in the usage', () => {

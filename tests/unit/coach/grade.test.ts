@@ -47,7 +47,7 @@ describe('grading on hand-made positions (real expectimax search, depth 2)', () 
   });
 });
 
-// Greedy grades on the thresholds' own scale (1); expectimax's tuned values spread less (its scale).
+// Greedy and expectimax grade on the thresholds' own scale (1).
 describe('thresholds', () => {
   const values = (played: number): MoveValues => ({ left: 1000, up: played });
   const cases: [number, string][] = [
@@ -79,12 +79,12 @@ describe('thresholds', () => {
     expect(gradeMove('greedy', { left: 1000, up: 950 }, 'up')?.grade).toBe('mistake');
   });
 
-  it("expectimax's values spread less (scale 0.12): 0.2 % is an inaccuracy, 0.5 % a mistake, 2 % a blunder", () => {
-    expect(GRADE_SCALE.expectimax).toBe(0.12);
-    expect(gradeMove('expectimax', { left: 1000, up: 999.8 }, 'up')?.grade).toBe('good');
-    expect(gradeMove('expectimax', { left: 1000, up: 998 }, 'up')?.grade).toBe('inaccuracy');
-    expect(gradeMove('expectimax', { left: 1000, up: 995 }, 'up')?.grade).toBe('mistake');
-    expect(gradeMove('expectimax', { left: 1000, up: 980 }, 'up')?.grade).toBe('blunder');
+  it('expectimax grades on the thresholds\' own scale (its values, with the reference\'s weights, set them)', () => {
+    expect(GRADE_SCALE.expectimax).toBe(1);
+    expect(gradeMove('expectimax', { left: 1000, up: 999 }, 'up')?.grade).toBe('good');
+    expect(gradeMove('expectimax', { left: 1000, up: 980 }, 'up')?.grade).toBe('inaccuracy');
+    expect(gradeMove('expectimax', { left: 1000, up: 950 }, 'up')?.grade).toBe('mistake');
+    expect(gradeMove('expectimax', { left: 1000, up: 850 }, 'up')?.grade).toBe('blunder');
   });
 
   it('random and priority do not evaluate positions: no grade', () => {

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { HEUR, OUT, PLAY_WEIGHTS, REFERENCE_WEIGHTS, executeMove, heuristic, heuristicWeights, useHeuristicWeights } from '../../../src/engine/board';
+import { HEUR, OUT, SHALLOW_WEIGHTS, REFERENCE_WEIGHTS, executeMove, heuristic, heuristicWeights, useHeuristicWeights } from '../../../src/engine/board';
 import { getStrategy, installWasmCore, instantiateWasmCore, instantiateWasmCoreAsync } from '../../../src/engine/index';
 import { useCoreWeights } from '../../../src/engine/wasm/core';
 import type { Grid, WasmCore } from '../../../src/engine/index';
@@ -114,11 +114,11 @@ describe('WebAssembly core: the reference configuration', () => {
     }
   });
 
-  it('plays with the tuned weights, the same in both engines, and is exact again after play on one core', async () => {
+  it('searches with other weights (shallow), the same in both engines, and is exact again after that on one core', async () => {
     const p = subset[3];
-    // The tables of both engines under the play weights: every row equal, and not the reference's.
-    useHeuristicWeights(PLAY_WEIGHTS);
-    useCoreWeights(core, PLAY_WEIGHTS);
+    // The tables of both engines under the shallow weights: every row equal, and not the reference's.
+    useHeuristicWeights(SHALLOW_WEIGHTS);
+    useCoreWeights(core, SHALLOW_WEIGHTS);
     const wrong: number[] = [];
     let differ = 0;
     for (let row = 0; row < 65536; row++) {
@@ -131,18 +131,18 @@ describe('WebAssembly core: the reference configuration', () => {
     useCoreWeights(core, REFERENCE_WEIGHTS);
     expect(Array.from({ length: 65536 }, (_, row) => core.lineHeuristicOf(row))).toEqual(Array.from(lineReference));
 
-    // A play search (it switches the core to the play weights), then the reference search on the same core.
+    // A search with the shallow weights (it switches the core to them), then the reference search on the same core.
     installWasmCore(core);
-    const played = await getStrategy('expectimax').chooseMove(p.grid, { depth: 3 });
+    const played = await getStrategy('expectimax').chooseMove(p.grid, { depth: 3, weights: SHALLOW_WEIGHTS });
     installWasmCore(null);
-    const playedTs = await getStrategy('expectimax').chooseMove(p.grid, { depth: 3 });
-    expect(heuristicWeights()).toBe(PLAY_WEIGHTS);
+    const playedTs = await getStrategy('expectimax').chooseMove(p.grid, { depth: 3, weights: SHALLOW_WEIGHTS });
+    expect(heuristicWeights()).toBe(SHALLOW_WEIGHTS);
     expect(played.values).toEqual(playedTs.values);
     installWasmCore(core);
     const got = referenceSearch(p.grid);
     expect(got.executions).toEqual(p.executions);
     for (let d = 0; d < 4; d++) if (p.values[d] > 0) expect(Math.abs(got.values[d] - p.values[d]) / p.values[d]).toBeLessThan(1e-6);
-    expect(heuristicWeights()).toBe(PLAY_WEIGHTS);
+    expect(heuristicWeights()).toBe(SHALLOW_WEIGHTS);
     expect(got.values).not.toEqual(played.values);
   });
 
