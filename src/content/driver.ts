@@ -21,7 +21,7 @@ import { DriverError, Interrupted } from './errors';
 import { EditableFocusError } from './keys';
 import { GameTally } from './game-tally';
 import { Pauses } from './pause';
-import { InputPacing, sendMove } from './move-sender';
+import { sendMove } from './move-sender';
 import { SolverClient } from './solver-client';
 import { watchTakeover } from './takeover';
 
@@ -85,8 +85,6 @@ export class Driver {
   private readonly solver: SolverClient;
   private readonly game = new GameTally();
   private readonly pauses = new Pauses();
-  /** When this page takes keys again after a move (learnt from keys it dropped). */
-  private readonly pacing = new InputPacing();
   private stopWatching: (() => void) | null;
 
   private running = false;
@@ -373,8 +371,6 @@ export class Driver {
     try {
       after = await sendMove(adapter, before, move, {
         ...this.timing,
-        pacing: this.pacing,
-        now: this.now,
         sleep: (ms) => this.pauses.sleep(ms),
         interrupted: () => this.interrupted() !== null,
         tryRead: (a) => this.board.tryRead(a),
