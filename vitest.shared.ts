@@ -8,21 +8,10 @@ export const NODE_RESOLVE: UserConfig['resolve'] = {
   alias: { 'webextension-polyfill': standIn, '#webextension-polyfill': standIn },
 };
 
-/**
- * A browser tier: `files` test files at a time (each drives its own browser with its own profile and an
- * ephemeral port, so files do not share state), generous time limits.
- */
-export function browserTier(include: string, files = 1): UserConfig {
+/** A browser tier: one file at a time (each drives one browser), generous time limits. */
+export function browserTier(include: string): UserConfig {
   return {
     resolve: NODE_RESOLVE,
-    test: {
-      include: [include],
-      environment: 'node',
-      testTimeout: 120_000,
-      hookTimeout: 60_000,
-      fileParallelism: files > 1,
-      maxWorkers: files,
-      pool: 'forks',
-    },
+    test: { include: [include], environment: 'node', testTimeout: 120_000, hookTimeout: 60_000, fileParallelism: false, pool: 'forks' },
   };
 }
