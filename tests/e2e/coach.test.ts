@@ -278,11 +278,13 @@ describe('coach mode', () => {
     await playAsPerson(game, CANVAS, 3);
     const keysBefore = await keyCounts(game.page);
     await game.page.keyboard.press('n'); // the page's own "new game" key
-    const resynced = await session.waitForStatus(game.tabId, (s) => (s.coach?.resyncs ?? 0) >= 1 || (s.coach?.graded ?? -1) === 0, {
-      what: 'the new game noticed',
+    // A new game starts the tally again (no grade, no resync). Waiting on "a resync was counted" instead would
+    // be met at once when one of the person's moves above was itself a resync, before the new game is seen.
+    const fresh = await session.waitForStatus(game.tabId, (s) => s.coach?.graded === 0 && s.coach.resyncs === 0, {
+      what: 'the new game noticed (the tally started again)',
       timeoutMs: 5_000,
     });
-    expect(resynced.coach?.graded).toBe(0);
+    expect(fresh.coach?.active).toBe(true);
     await waitForSuggestion(game, CANVAS);
     await sleep(600);
     expect((await session.status(game.tabId))?.coach?.graded).toBe(0);

@@ -196,7 +196,7 @@ describe('side panel', () => {
     await panel.evaluate(() => (location.hash = '#history'));
     await panel.locator('#games-table tbody tr:not(.coached)').first().getByRole('link', { name: /Replay the game/ }).click();
     await expect.poll(() => panel.locator('#replay-ticks').isHidden()).toBe(true);
-    expect(await grade.isHidden()).toBe(true);
+    await expect.poll(() => grade.isHidden()).toBe(true);
   });
 
   it('follows the tab it is bound to: another tab shows that tab’s run', async () => {
