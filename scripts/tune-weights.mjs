@@ -6,6 +6,8 @@
 //
 //   node scripts/tune-weights.mjs [--games 600] [--seed 1] [--depth 2] [--jobs 2] [--target 65536]
 //                                 [--weights lost,empty,merges,monotonicity,monotonicityPower,sum,sumPower]
+//                                 [--four-cut P]   (a 4's spawn valued as the 2's below probability P; default 0:
+//                                                   every 4 searched, as the figures in the README's tuning table)
 //
 // The shallow weights (src/engine/board.ts SHALLOW_WEIGHTS) were chosen with it; timed play then kept the
 // reference's: README, "Tuning the evaluation".
@@ -89,6 +91,8 @@ if (isMainThread) {
   const depth = positiveInt('depth', 2);
   const target = positiveInt('target', 65536);
   const weights = option('weights', REFERENCE).split(',').map(Number);
+  const fourCut = Number(option('four-cut', '0'));
+  if (!Number.isFinite(fourCut) || fourCut < 0 || fourCut > 1) throw new Error('--four-cut takes a probability from 0 to 1');
   if (weights.length !== 7 || weights.some((w) => !Number.isFinite(w) || w < 0)) throw new Error('--weights takes 7 numbers ≥ 0');
   await buildWasm({ quiet: true });
   const results = [];
@@ -96,7 +100,7 @@ if (isMainThread) {
   const started = performance.now();
   await Promise.all(
     Array.from({ length: Math.min(jobs, games) }, () => {
-      const worker = new Worker(new URL(import.meta.url), { workerData: { depth, target, weights } });
+      const worker = new Worker(new URL(import.meta.url), { workerData: { depth, target, weights, fourCut } });
       return new Promise((resolve, reject) => {
         const give = () => {
           if (next < games) worker.postMessage(seed * 100003 + next++);
@@ -116,6 +120,7 @@ if (isMainThread) {
   const scores = results.map((r) => r.score).sort((a, b) => a - b);
   const summary = {
     weights: weights.join(','),
+    fourCut,
     depth,
     games,
     reach,
@@ -131,6 +136,7 @@ if (isMainThread) {
   const core = instance.exports;
   core.init();
   core.setHeuristicWeights(...workerData.weights);
+  core.setFourCut(workerData.fourCut);
   core.ttConfigure(20, false);
   parentPort.on('message', (gameSeed) => parentPort.postMessage(playGame(core, gameSeed, workerData.depth, workerData.target)));
 }

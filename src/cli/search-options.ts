@@ -1,4 +1,4 @@
-/** Search options from the command line (--depth, --time-ms, --playouts, --weights), shared by play, solve and bench. */
+/** Search options from the command line (--depth, --time-ms, --playouts, --weights, --four-cut), shared by play, solve and bench. */
 import { SEARCH_LIMITS } from '../engine/limits';
 import { STRATEGIES, describeStrategy } from '../engine/strategies/index';
 import { REFERENCE_WEIGHTS, SHALLOW_WEIGHTS, sameWeights } from '../engine/board';
@@ -12,10 +12,11 @@ export const SEARCH_OPTION_SPECS = {
   'time-ms': { type: 'string' },
   playouts: { type: 'string' },
   weights: { type: 'string' },
+  'four-cut': { type: 'string' },
 } as const;
 
 /** The command-line flag of each search option a strategy may take. */
-const FLAGS: Record<SearchKnob, string> = { timeMs: '--time-ms', depth: '--depth', playouts: '--playouts', reference: '--reference', weights: '--weights' };
+const FLAGS: Record<SearchKnob, string> = { timeMs: '--time-ms', depth: '--depth', playouts: '--playouts', reference: '--reference', weights: '--weights', fourCut: '--four-cut' };
 
 /** The board sides the CLI plays (--size). */
 export const SIZE_RANGE = { min: MIN_SIDE, max: MAX_SIDE } as const;
@@ -44,6 +45,15 @@ export function parseWeights(text: string): HeuristicWeights {
   return weights;
 }
 
+/** --four-cut: a probability from 0 to 1 (0: every 4 searched). */
+export function parseFourCut(text: string): number {
+  const value = Number(text.trim());
+  if (text.trim() === '' || !Number.isFinite(value) || value < 0 || value > 1) {
+    throw new UsageError(`--four-cut takes a probability from 0 to 1 (0: every 4 searched), not "${text}"`);
+  }
+  return value;
+}
+
 /** "reference", "shallow" or the seven numbers. */
 export function describeWeights(weights: HeuristicWeights): string {
   if (sameWeights(weights, REFERENCE_WEIGHTS)) return 'reference';
@@ -52,7 +62,7 @@ export function describeWeights(weights: HeuristicWeights): string {
 }
 
 export function searchOptionsFrom(args: ParsedArgs, strategy?: StrategyName): SearchOptions {
-  const options: { depth?: number; timeMs?: number; playouts?: number; weights?: HeuristicWeights } = {};
+  const options: { depth?: number; timeMs?: number; playouts?: number; weights?: HeuristicWeights; fourCut?: number } = {};
   const depth = args.int('depth', SEARCH_LIMITS.depth);
   const timeMs = args.int('time-ms', SEARCH_LIMITS.timeMs);
   const playouts = args.int('playouts', SEARCH_LIMITS.playouts);
@@ -61,6 +71,8 @@ export function searchOptionsFrom(args: ParsedArgs, strategy?: StrategyName): Se
   if (playouts !== undefined) options.playouts = playouts;
   const weights = args.string('weights');
   if (weights !== undefined) options.weights = parseWeights(weights);
+  const fourCut = args.string('four-cut');
+  if (fourCut !== undefined) options.fourCut = parseFourCut(fourCut);
   if (strategy) {
     const takes = describeStrategy(strategy).takes;
     for (const knob of Object.keys(options) as SearchKnob[]) {
@@ -79,5 +91,6 @@ export function describeSearchOptions(options: SearchOptions): string[] {
   if (options.playouts !== undefined) parts.push(`playouts ${options.playouts}`);
   if (options.reference) parts.push('reference configuration');
   if (options.weights) parts.push(`weights ${describeWeights(options.weights)}`);
+  if (options.fourCut !== undefined) parts.push(`four-cut ${options.fourCut}`);
   return parts;
 }

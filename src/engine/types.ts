@@ -44,6 +44,12 @@ export interface SearchOptions {
    * which the reference configuration always uses). For comparing evaluations (CLI).
    */
   readonly weights?: HeuristicWeights;
+  /**
+   * Expectimax: below this cumulative probability a 4's spawn is valued as the 2's in the same cell
+   * instead of being searched (default 0: every 4 searched, as the reference configuration always does).
+   * For comparing (CLI --four-cut).
+   */
+  readonly fourCut?: number;
 }
 
 /**
@@ -89,7 +95,7 @@ export interface MoveChoice {
 export type SearchEngine = 'wasm' | 'ts';
 
 /** The search options a strategy reads (the others it ignores): the popup shows and the CLI checks these. */
-export type SearchKnob = 'timeMs' | 'depth' | 'playouts' | 'reference' | 'weights';
+export type SearchKnob = 'timeMs' | 'depth' | 'playouts' | 'reference' | 'weights' | 'fourCut';
 
 /**
  * How the worker pool splits one search of a strategy over workers:

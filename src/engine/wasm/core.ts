@@ -39,6 +39,9 @@ export interface WasmCore {
   /** Refill the line heuristic's table with other weights (the reference's after instantiation). In
    *  engine-shared.wasm the table is shared by every thread: only the reference weights are used there. */
   setHeuristicWeights(lost: number, empty: number, merges: number, monotonicity: number, monotonicityPower: number, sum: number, sumPower: number): void;
+  /** Below this cumulative probability a 4's spawn is valued as the 2's in its cell (0: never, as after
+   *  instantiation and in the reference configuration). Use useCoreFourCut, which forgets the table. */
+  setFourCut(cut: number): void;
 }
 
 const EXPORTS = [
@@ -58,6 +61,7 @@ const EXPORTS = [
   'setReverse',
   'setExecutionLimit',
   'setHeuristicWeights',
+  'setFourCut',
 ] as const;
 
 function clock(): number {
@@ -120,6 +124,17 @@ export function useCoreWeights(core: WasmCore, weights: HeuristicWeights): void 
   core.setHeuristicWeights(w.lost, w.empty, w.merges, w.monotonicity, w.monotonicityPower, w.sum, w.sumPower);
   core.ttNewGeneration();
   coreWeights.set(core, weights);
+}
+
+const coreFourCut = new WeakMap<WasmCore, number>();
+
+/** Make `core` search with this four-spawn cut-off from now on (see setFourCut); a change forgets its table. */
+export function useCoreFourCut(core: WasmCore, cut: number): void {
+  const value = Math.fround(cut > 0 ? cut : 0);
+  if ((coreFourCut.get(core) ?? 0) === value) return;
+  core.setFourCut(value);
+  core.ttNewGeneration();
+  coreFourCut.set(core, value);
 }
 
 let installed: WasmCore | null = null;

@@ -149,9 +149,19 @@ describe('search options read from the strategy descriptors', () => {
     expect(() => searchOptionsFrom(parse(['--weights', 'shallow']), 'greedy')).toThrow(/--weights does not apply to the greedy strategy/);
   });
 
+  it('reads --four-cut: a probability from 0 to 1, for expectimax only', () => {
+    expect(searchOptionsFrom(parse(['--four-cut', '0']), 'expectimax')).toEqual({ fourCut: 0 });
+    expect(searchOptionsFrom(parse(['--four-cut', '0.001', '--time-ms', '50']), 'expectimax')).toEqual({ fourCut: 0.001, timeMs: 50 });
+    expect(describeSearchOptions({ fourCut: 0.01 })).toEqual(['four-cut 0.01']);
+    for (const bad of ['', 'x', '-0.1', '1.5', 'Infinity']) {
+      expect(() => searchOptionsFrom(parse([`--four-cut=${bad}`]), 'expectimax')).toThrow(/--four-cut takes a probability from 0 to 1/);
+    }
+    expect(() => searchOptionsFrom(parse(['--four-cut', '0.01']), 'minimax')).toThrow(/--four-cut does not apply to the minimax strategy/);
+  });
+
   it('lists every strategy with its options in the usage', () => {
     const text = strategyChoices();
-    expect(text).toContain('expectimax (--time-ms, --depth, --reference, --weights)');
+    expect(text).toContain('expectimax (--time-ms, --depth, --reference, --weights, --four-cut)');
     expect(text).toContain('montecarlo (--playouts, --time-ms)');
     expect(text).toMatch(/\| random$/);
   });

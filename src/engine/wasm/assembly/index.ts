@@ -28,6 +28,18 @@ const SCORE_RIGHT: usize = memory.data(ROWS * 4, 64);
 /** The reference's cut-off: the float nearest 0.0001; searchRoot may lower it (play, time to spare). */
 const REFERENCE_THRESHOLD: f32 = <f32>0.0001;
 let threshold: f32 = REFERENCE_THRESHOLD;
+/**
+ * Below this cumulative probability a 4's spawn is not searched: it is valued as the 2's in the same
+ * cell. 0 = never (the reference configuration, play's default, and the core's state after
+ * instantiation); SearchOptions.fourCut sets it (setFourCut) to compare.
+ */
+let fourCut: f32 = 0;
+
+/** The probability below which a 4's spawn is valued as the 2's (0: every 4 searched, the reference). The
+ *  host forgets the transposition table when it changes it (entries were valued the other way). */
+export function setFourCut(cut: f32): void {
+  fourCut = cut > 0 ? cut : 0;
+}
 const P9: f32 = <f32>0.9;
 const P1: f32 = <f32>0.1;
 const CACHE_DEPTH_LIMIT: i32 = 15;
@@ -482,20 +494,32 @@ function chance(b: u64, cprob: f32): f32 {
   const p9 = p * P9;
   const p1 = p * P1;
   let res: f32 = 0;
+  // Below fourCut a 4's spawn is valued as the 2's in the same cell (weight 0.9 + 0.1), not searched.
+  const skipFour = p1 < fourCut;
   if (p9 < threshold || curDepth + 1 >= depthLimit) {
     // Every child is a max node over leaves (p1 < p9).
     while (mask != 0) {
       const t = nextCell(mask);
       mask ^= t;
-      res += leafMax(b | t) * P9;
-      res += leafMax(b | (t << 1)) * P1;
+      const v2 = leafMax(b | t);
+      if (skipFour) {
+        res += v2;
+      } else {
+        res += v2 * P9;
+        res += leafMax(b | (t << 1)) * P1;
+      }
     }
   } else {
     while (mask != 0) {
       const t = nextCell(mask);
       mask ^= t;
-      res += maxNode(b | t, p9) * P9;
-      res += maxNode(b | (t << 1), p1) * P1;
+      const v2 = maxNode(b | t, p9);
+      if (skipFour) {
+        res += v2;
+      } else {
+        res += v2 * P9;
+        res += maxNode(b | (t << 1), p1) * P1;
+      }
     }
   }
   res = res / open;
