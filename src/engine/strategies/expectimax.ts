@@ -56,7 +56,7 @@ let nextCheck = CHECK_EXECUTIONS;
 /** Move executions this root search may do before it is abandoned (options.maxNodes). */
 let executionLimit = Infinity;
 let searchSignal: AbortSignal | undefined;
-/** Below this cumulative probability a 4's spawn is valued as the 2's in its cell (searchWith sets it). */
+/** Below this cumulative probability a 4's spawn is valued as the 2's in its cell (useFourCut sets it). */
 let fourCut = 0;
 
 function poll(): void {
