@@ -623,7 +623,9 @@ let cutoffGrowthEstimate = 2;
 /**
  * Iterative deepening on the WebAssembly core that spends the time budget:
  * - the transposition table is kept across iterations and across moves (entries hold the remaining depth
- *   they were searched to, and serve any search needing no more), bounded at 32 MiB;
+ *   they were searched to, and serve any search needing no more), bounded at 32 MiB, in buckets of 4 where
+ *   a new entry replaces the one with the least remaining depth, less 4 layers per decision since it was
+ *   stored (ttAgeTick: each decision is one);
  * - each iteration searches the root moves best first (by the previous iteration's values);
  * - the next step is one layer more, or, when a layer does not fit or adds nothing (the probability cut-off
  *   bounds the tree), the same depth with the cut-off divided by 4 (a finer step); each step's cost is
@@ -642,6 +644,7 @@ async function spendBudget(
   started: number,
 ): Promise<MoveChoice> {
   core.ttConfigure(options?.ttSizeLog2 ?? WASM_TT_LOG2, false);
+  core.ttAgeTick();
   // The hard stop: DEADLINE_SHARE of the budget, or earlier by the lateness seen lately, so that the answer
   // comes within the budget even when the thread is descheduled at the deadline.
   const stopShare = Math.max(MIN_DEADLINE_SHARE * timeMs, Math.min(timeMs * DEADLINE_SHARE - DEADLINE_MARGIN_MS, timeMs - DEADLINE_MARGIN_MS - lateness));

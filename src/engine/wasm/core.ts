@@ -18,6 +18,14 @@ export interface WasmCore {
   lineHeuristicOf(row: number): number;
   ttConfigure(bits: number, exact: boolean | number): void;
   ttNewGeneration(): void;
+  /** A new decision in play: entries stored before it age by one (they give way sooner in their bucket). */
+  ttAgeTick(): void;
+  /** Play's table in buckets of 4 (default) or, to compare, linear probing evicting the home slot. */
+  ttUseBuckets(on: boolean | number): void;
+  /** Tests of the table: a board's stored value for a search needing `remaining` layers (NaN: absent). */
+  ttProbe(lo: number, hi: number, remaining: number): number;
+  /** Tests of the table: store a board's value as a chance node searched to `remaining` layers would. */
+  ttStore(lo: number, hi: number, remaining: number, value: number): void;
   ttSizeLog2(): number;
   /** Value of one root move to `limit` layers; NaN when stopped at `stopAt` (ms, the host clock); `fresh`:
    *  a new table generation; `cutoff`: the probability cut-off (0 = the reference's). */
@@ -52,6 +60,10 @@ const EXPORTS = [
   'lineHeuristicOf',
   'ttConfigure',
   'ttNewGeneration',
+  'ttAgeTick',
+  'ttUseBuckets',
+  'ttProbe',
+  'ttStore',
   'ttSizeLog2',
   'searchRoot',
   'searchChild',

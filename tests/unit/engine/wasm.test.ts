@@ -265,6 +265,73 @@ describe('the four-spawn cut-off (play: a 4 below the cut-off is valued as the 2
   });
 });
 
+describe('the play table: buckets of 4 kept across decisions, the least useful entry gives way', () => {
+  const BITS = 10;
+  /** n boards (lo, hi) of the same bucket of a 2^BITS-entry table (the core's multiplicative hash). */
+  function sameBucket(n: number): { lo: number; hi: number }[] {
+    const bucket = (lo: number, hi: number): bigint =>
+      ((((BigInt(hi) << 32n) | BigInt(lo)) * 0x9e3779b97f4a7c15n) & 0xffffffffffffffffn) >> BigInt(64 - BITS + 2);
+    const hi = 0x12345678;
+    const want = bucket(1, hi);
+    const found = [{ lo: 1, hi }];
+    for (let lo = 2; found.length < n; lo++) if (bucket(lo, hi) === want) found.push({ lo, hi });
+    return found;
+  }
+  const [a, b, c, d, e, f, g, h] = sameBucket(8);
+  const present = (...boards: { lo: number; hi: number }[]): boolean[] => boards.map((x) => !Number.isNaN(core.ttProbe(x.lo, x.hi, 1)));
+
+  it('answers a stored board when it was searched deep enough, replaces the shallowest in its bucket, and keeps one entry per board', () => {
+    core.ttConfigure(BITS, false);
+    core.ttNewGeneration();
+    core.ttStore(a.lo, a.hi, 5, 1.5);
+    core.ttStore(b.lo, b.hi, 3, 2.5);
+    core.ttStore(c.lo, c.hi, 7, 3.5);
+    core.ttStore(d.lo, d.hi, 2, 4.5);
+    expect([core.ttProbe(a.lo, a.hi, 5), core.ttProbe(b.lo, b.hi, 1), core.ttProbe(c.lo, c.hi, 7), core.ttProbe(d.lo, d.hi, 2)]).toEqual([1.5, 2.5, 3.5, 4.5]);
+    // Searched to 3 layers: no answer for a search needing 4.
+    expect(core.ttProbe(b.lo, b.hi, 4)).toBeNaN();
+    // A fifth board of the bucket takes the place of the shallowest (d, 2 layers).
+    core.ttStore(e.lo, e.hi, 4, 5.5);
+    expect(present(a, b, c, d, e)).toEqual([true, true, true, false, true]);
+    // The same board searched deeper replaces its own entry (no second entry): then b is the deepest but
+    // one, and the next newcomer replaces e (4 layers), not b.
+    core.ttStore(b.lo, b.hi, 6, 6.5);
+    expect(core.ttProbe(b.lo, b.hi, 6)).toBe(6.5);
+    core.ttStore(f.lo, f.hi, 1, 7.5);
+    expect(present(a, b, c, e, f)).toEqual([true, true, true, false, true]);
+  });
+
+  it("gives an earlier decision's deep entries up to the current decision's, and forgets everything at a new generation", () => {
+    core.ttConfigure(BITS, false);
+    core.ttNewGeneration();
+    core.ttStore(a.lo, a.hi, 7, 1);
+    core.ttStore(b.lo, b.hi, 6, 2);
+    core.ttStore(c.lo, c.hi, 5, 3);
+    core.ttStore(d.lo, d.hi, 4, 4);
+    // Within a decision a leaf entry (1 layer) replaces only the shallowest: the bucket keeps a, b, c.
+    core.ttStore(e.lo, e.hi, 1, 5);
+    core.ttStore(f.lo, f.hi, 1, 6);
+    expect(present(a, b, c, d, e, f)).toEqual([true, true, true, false, false, true]);
+    // Two decisions later (4 layers of age each) the old entries give way one by one, deepest last.
+    core.ttAgeTick();
+    core.ttAgeTick();
+    core.ttStore(g.lo, g.hi, 1, 7);
+    core.ttStore(h.lo, h.hi, 1, 8);
+    core.ttStore(e.lo, e.hi, 1, 5);
+    expect(present(a, b, c, e, f, g, h)).toEqual([true, false, false, true, false, true, true]);
+    expect(core.ttProbe(a.lo, a.hi, 7)).toBe(1);
+    // A new generation (other weights, a cut-off changed, the reference's fresh table): nothing answers,
+    // and every slot is free again.
+    core.ttNewGeneration();
+    expect(present(a, e, g, h)).toEqual([false, false, false, false]);
+    core.ttStore(b.lo, b.hi, 1, 2);
+    core.ttStore(c.lo, c.hi, 1, 3);
+    core.ttStore(d.lo, d.hi, 1, 4);
+    core.ttStore(f.lo, f.hi, 1, 6);
+    expect(present(b, c, d, f)).toEqual([true, true, true, true]);
+  });
+});
+
 describe('expectimax strategy with the WebAssembly core', () => {
   const grid: Grid = { rows: 4, cols: 4, cells: [2, 4, 8, 16, 0, 2, 4, 8, 0, 0, 2, 4, 0, 0, 0, 2] };
 

@@ -269,13 +269,14 @@ export function ttSizeLog2(): u32 {
 /** NaN when absent or stored with less remaining depth than `remaining`. */
 @inline function ttGet(b: u64, remaining: u32): f32 {
   if (ASC_FEATURE_THREADS) return ttGetShared(b, remaining);
+  if (!ttExact && ttBuckets) return ttGetBucket(b, remaining);
   let i = ttHome(b);
   const base = generation << 8;
   for (let probe: u32 = 0; ; probe++) {
     const at = ttBase + (<usize>i << 4);
     const stamp = load<u32>(at, 8);
     if ((stamp & ~0xff) != base) return NaN;
-    if (load<u64>(at) == b) return (stamp & 0xff) >= remaining ? load<f32>(at, 12) : NaN;
+    if (load<u64>(at) == b) return (stamp & 0x1f) >= remaining ? load<f32>(at, 12) : NaN;
     if (!ttExact && probe >= PROBE_LIMIT) return NaN;
     i = (i + 1) & ttMask;
   }
@@ -285,6 +286,10 @@ export function ttSizeLog2(): u32 {
 function ttPut(b: u64, remaining: u32, value: f32): void {
   if (ASC_FEATURE_THREADS) {
     ttPutShared(b, remaining, value);
+    return;
+  }
+  if (!ttExact && ttBuckets) {
+    ttPutBucket(b, remaining, value);
     return;
   }
   let i = ttHome(b);
@@ -319,6 +324,79 @@ function ttPut(b: u64, remaining: u32, value: f32): void {
     }
     i = (i + 1) & ttMask;
   }
+}
+
+// Play (not exact): the table is kept across searches and fills up, so an entry lives in its home bucket of
+// 4 (one 64-byte cache line) and a new one replaces the least useful there: an entry of another generation,
+// else the one with the least remaining depth, less 4 layers per decision since it was stored (the age,
+// bits 5-7 of the stamp, ticked by ttAgeTick), so that the deep entries of earlier decisions give way.
+
+/** Play's table in buckets (the default); off: linear probing from the home slot, evicting the home slot
+ *  after PROBE_LIMIT probes (before buckets: kept to measure them against, scripts/table-depth.ts). */
+let ttBuckets = true;
+
+export function ttUseBuckets(on: bool): void {
+  ttBuckets = on;
+}
+
+/** The decision counter (mod 8) new entries are stamped with (ttAgeTick). */
+let ttAge: u32 = 0;
+const AGE_PENALTY: i32 = 4;
+
+/** Play: a new decision begins (entries stored before it age by one). */
+export function ttAgeTick(): void {
+  ttAge = (ttAge + 1) & 7;
+}
+
+@inline function bucketOf(b: u64): usize {
+  return ttBase + (<usize>(ttHome(b) & ~(<u64>3)) << 4);
+}
+
+function ttGetBucket(b: u64, remaining: u32): f32 {
+  const at0 = bucketOf(b);
+  for (let k: usize = 0; k < 64; k += 16) {
+    const at = at0 + k;
+    if (load<u64>(at) == b) {
+      const stamp = load<u32>(at, 8);
+      if ((stamp & ~0xff) != generation << 8) return NaN;
+      return (stamp & 0x1f) >= remaining ? load<f32>(at, 12) : NaN;
+    }
+  }
+  return NaN;
+}
+
+function ttPutBucket(b: u64, remaining: u32, value: f32): void {
+  const at0 = bucketOf(b);
+  const base = generation << 8;
+  let victim = at0;
+  let least = i32.MAX_VALUE;
+  for (let k: usize = 0; k < 64; k += 16) {
+    const at = at0 + k;
+    const stamp = load<u32>(at, 8);
+    if (load<u64>(at) == b) {
+      victim = at;
+      break;
+    }
+    const score = (stamp & ~0xff) != base ? i32.MIN_VALUE : <i32>(stamp & 0x1f) - AGE_PENALTY * <i32>((ttAge - (stamp >> 5)) & 7);
+    if (score < least) {
+      least = score;
+      victim = at;
+    }
+  }
+  store<u64>(victim, b);
+  store<u32>(victim, base | (ttAge << 5) | remaining, 8);
+  store<f32>(victim, value, 12);
+}
+
+/** The table's value for a board (as a chance node needing `remaining` layers would read it), NaN when
+ *  absent: for tests of the table itself. */
+export function ttProbe(lo: u32, hi: u32, remaining: u32): f32 {
+  return ttGet(boardOf(lo, hi), remaining);
+}
+
+/** Store a board's value as a chance node searched to `remaining` layers would: for tests of the table. */
+export function ttStore(lo: u32, hi: u32, remaining: u32, value: f32): void {
+  ttPut(boardOf(lo, hi), remaining, value);
 }
 
 // Shared build: entry = (board ^ data u64, data u64 = value bits << 32 | generation << 8 | remaining).
