@@ -3,7 +3,8 @@
  *
  * Tiles: `.tile.tile-{value}.tile-position-{x}-{y}` (x = column, y = row, from 1) or the AngularJS form
  * `.tile.position-{x}-{y}.tile-{value}` (from 0). After a merge the source tiles stay beside the merged
- * one: the largest value per cell wins. Size from `.grid-row` / `.grid-cell` counts, else the largest
+ * one: the largest value per cell wins. The first frame of a move still draws the moving tiles where they
+ * were: a board with a tile in the new tile's (`tile-new`) cell is not read (BoardReadError) until the next. Size from `.grid-row` / `.grid-cell` counts, else the largest
  * position. Score: the first text node of `.score-container`. End states: `.game-message.game-won` /
  * `.game-over`, or (clones without `.game-message`, e.g. AngularJS) a displayed "You win!" / "Game over"
  * message in the game container. Keep playing: the win message's own "Keep going" over the board, and
@@ -25,6 +26,8 @@ interface ClassicTile {
   readonly value: number;
   readonly x: number; // 0-based column
   readonly y: number; // 0-based row
+  /** Drawn as the new tile of the last move (`tile-new`). */
+  readonly isNew: boolean;
 }
 
 /**
@@ -59,7 +62,7 @@ export function classicTiles(root: ParentNode): ClassicTile[] {
         y = Number(zero[2]);
       }
     }
-    if (value !== null && x >= 0 && y >= 0) tiles.push({ value, x, y });
+    if (value !== null && x >= 0 && y >= 0) tiles.push({ value, x, y, isNew: element.classList.contains('tile-new') });
   }
   return tiles;
 }
@@ -102,6 +105,14 @@ export function readClassicBoard(doc: Document): BoardReading {
     const value = checkTile(t.value, t.y, t.x);
     const index = t.y * cols + t.x;
     cells[index] = Math.max(cells[index], value);
+  }
+  // The new tile appears in an empty cell. In the first frame of a move the tiles that move are still
+  // drawn where they were (the page moves them a frame later), so a tile that left the new tile's cell is
+  // still drawn there; "the largest per cell" would read it as the new tile, e.g. a 4 spawned instead of a 2.
+  for (const t of tiles) {
+    if (t.isNew && tiles.some((other) => other !== t && other.x === t.x && other.y === t.y)) {
+      throw new BoardReadError(`A tile is still moving out of the new tile's cell (row ${t.y + 1}, column ${t.x + 1}): the page is between two frames`);
+    }
   }
   const grid: Grid = { rows, cols, cells };
   return { grid, score: classicScore(doc), status: classicStatus(doc) };

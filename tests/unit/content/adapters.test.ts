@@ -107,6 +107,29 @@ describe('classic adapter', () => {
     }
   });
 
+  it("does not take the first frame when a tile leaving the new tile's cell would read as a 4 spawned", async () => {
+    // 4 4 . . left: the 4s merge into an 8 in the corner, and the 2 spawns in the cell the second 4 left.
+    const dom = domFromHtml(classicPage(classicTile(4, 1, 1) + classicTile(4, 2, 1)));
+    const doc = dom.window.document;
+    const adapter = new ClassicAdapter(contextOf(dom));
+    const before = adapter.readBoard().grid;
+    const container = doc.querySelector('.tile-container') as HTMLElement;
+    const frame1 = classicTile(4, 1, 1) + classicTile(4, 2, 1) + classicTile(8, 1, 1, 'tile-merged') + classicTile(2, 2, 1, 'tile-new');
+    // Read as "the largest per cell", frame 1 is 8 4 . . — one move and a 4 spawned later: a board the move
+    // could have made, and the wrong one.
+    container.innerHTML = frame1;
+    expect(() => readClassicBoard(doc)).toThrow(/still moving out of the new tile's cell \(row 1, column 2\)/);
+    container.innerHTML = classicTile(4, 1, 1) + classicTile(4, 2, 1);
+    const settled = adapter.settled(before, 2_000, 'left');
+    setTimeout(() => (container.innerHTML = frame1), 5);
+    setTimeout(() => {
+      container.innerHTML = classicTile(4, 1, 1) + classicTile(4, 1, 1) + classicTile(8, 1, 1, 'tile-merged') + classicTile(2, 2, 1, 'tile-new');
+    }, 25);
+    const result = await settled;
+    expect(result.kind).toBe('changed');
+    if (result.kind === 'changed') expect(result.reading.grid.cells).toEqual([8, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+  });
+
   it('says a move was ignored when nothing changes', async () => {
     const dom = domFromHtml(classicPage(classicTile(2, 1, 1) + classicTile(4, 2, 1)));
     const adapter = new ClassicAdapter(contextOf(dom));
