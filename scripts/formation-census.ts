@@ -16,6 +16,7 @@ import { holdsFormation } from '../src/engine/tables/steer';
 import type { Grid } from '../src/engine/index';
 import { playGame } from '../src/cli/game';
 import { useEngine } from '../src/cli/engine';
+import { numberArg } from './number-arg';
 
 type Cells = readonly number[];
 
@@ -44,17 +45,12 @@ const FORMATIONS = {
   block6snake: (c: Cells) => matchesOrdered(c, [0, 1, 2, 6, 5, 4]),
 } as const;
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-}
-
-const games = arg('games', 2);
-const seed = arg('seed', 1);
-const timeMs = arg('time-ms', 10);
-const from = arg('from', 2048);
+const games = numberArg('games', 2);
+const seed = numberArg('seed', 1);
+const timeMs = numberArg('time-ms', 10);
+const from = numberArg('from', 2048);
 /** Steer the root choice toward the formations (src/engine/tables/steer.ts); 0 = the search alone. */
-const steer = arg('steer-margin', 0);
+const steer = numberArg('steer-margin', 0);
 await useEngine('wasm');
 const counts: Record<string, number> = Object.fromEntries(Object.keys(FORMATIONS).map((k) => [k, 0]));
 let boards = 0;

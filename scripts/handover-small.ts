@@ -14,15 +14,11 @@ import type { TableSpec } from '../src/engine/tables/formation';
 import { entryAt } from '../src/engine/tables/table';
 import { useEngine } from '../src/cli/engine';
 import { loadOrBuildTables } from '../src/cli/tables';
+import { numberArg } from './number-arg';
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-}
-
-const perBucket = arg('per-bucket', 30);
-const depth = arg('depth', 2);
-const goal = arg('goal', 7);
+const perBucket = numberArg('per-bucket', 30);
+const depth = numberArg('depth', 2);
+const goal = numberArg('goal', 7);
 const spec: TableSpec = { formation: 'rows8', goal, maxSum: 8 * 2 ** (goal - 1) };
 await useEngine('wasm');
 const { tables } = await loadOrBuildTables([spec]);

@@ -16,11 +16,7 @@ import { lookup, ranksOfGrid } from '../src/engine/tables/table';
 import { playGame } from '../src/cli/game';
 import { useEngine } from '../src/cli/engine';
 import { CLI_TABLE_SPECS, loadOrBuildTables } from '../src/cli/tables';
-
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-}
+import { numberArg } from './number-arg';
 
 interface Open {
   readonly spec: TableSpec;
@@ -43,9 +39,9 @@ function outcome(open: Open, grid: Grid): 1 | 0 | null {
   return freeRanksIfFits(open.spec, canonical) ? null : 0;
 }
 
-const games = arg('games', 2);
-const seed = arg('seed', 11);
-const timeMs = arg('time-ms', 10);
+const games = numberArg('games', 2);
+const seed = numberArg('seed', 11);
+const timeMs = numberArg('time-ms', 10);
 await useEngine('wasm');
 const { tables } = await loadOrBuildTables(CLI_TABLE_SPECS, undefined, (text) => process.stderr.write(`${text}\n`));
 let boards = 0;

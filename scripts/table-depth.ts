@@ -9,23 +9,18 @@
  * a fixed budget of move executions per board (deterministic: the depth reached depends only on what the
  * table kept) and with a time budget. Prints the mean depth reached and the move executions per second.
  */
-import { applyMove, createRng, getStrategy, isGameOver, maxTile, newGame, spawnRandomTile } from '../src/engine/index';
+import { applyMove, createRng, getStrategy, isGameOver, maxTile, newGame, spawnRandomTile, wasmCore } from '../src/engine/index';
 import type { Grid, WasmCore } from '../src/engine/index';
 import { useEngine } from '../src/cli/engine';
-import { wasmCore } from '../src/engine/wasm/core';
+import { numberArg } from './number-arg';
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-}
-
-const seed = arg('seed', 7);
-const from = arg('from', 4096);
-const minSum = arg('sum', 0);
-const count = arg('count', 400);
-const maxNodes = arg('max-nodes', 3e6);
-const timeMs = arg('time-ms', 50);
-const rounds = arg('rounds', 1);
+const seed = numberArg('seed', 7);
+const from = numberArg('from', 4096);
+const minSum = numberArg('sum', 0);
+const count = numberArg('count', 400);
+const maxNodes = numberArg('max-nodes', 3e6);
+const timeMs = numberArg('time-ms', 50);
+const rounds = numberArg('rounds', 1);
 
 const sum = (g: Grid): number => g.cells.reduce((a, b) => a + b, 0);
 
