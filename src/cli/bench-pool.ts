@@ -4,6 +4,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { PlayGameRequest, WorkerReply } from './bench-protocol';
+import type { Grid } from '../engine/index';
 import type { GameSettings } from './game';
 import { gameSeeds } from './seeds';
 import type { GameResult } from './stats';
@@ -21,10 +22,18 @@ export interface RunGamesOptions {
   readonly seed: number;
   readonly jobs: number;
   readonly settings: GameSettings;
+  /** Boards to start from: game i starts from starts[i % starts.length] (the bench's --start). */
+  readonly starts?: readonly Grid[];
   readonly onProgress?: (progress: BenchProgress) => void;
 }
 
 const WORKER_ENTRY = new URL('./bench-worker-entry.mjs', import.meta.url);
+
+/** The settings game `index` is played with: the bench's, starting from its board when there are starts. */
+export function settingsOfGame(options: Pick<RunGamesOptions, 'settings' | 'starts'>, index: number): GameSettings {
+  const { settings, starts } = options;
+  return starts && starts.length > 0 ? { ...settings, start: starts[index % starts.length] } : settings;
+}
 
 export function runGamesInWorkers(options: RunGamesOptions): Promise<GameResult[]> {
   const seeds = gameSeeds(options.seed, options.games);
@@ -50,7 +59,7 @@ export function runGamesInWorkers(options: RunGamesOptions): Promise<GameResult[
       if (next >= options.games) return;
       const index = next++;
       running.set(index, { moves: 0, maxTile: 0 });
-      const request: PlayGameRequest = { type: 'play', index, seed: seeds[index], settings: options.settings };
+      const request: PlayGameRequest = { type: 'play', index, seed: seeds[index], settings: settingsOfGame(options, index) };
       worker.postMessage(request);
     };
     if (options.games === 0) {

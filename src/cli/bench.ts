@@ -1,6 +1,6 @@
 /**
  * npm run bench -- --strategy S --games N --seed K [--jobs J] [--target TILE] [--depth D] [--time-ms T]
- *                  [--playouts P] [--runs R] [--size N] [--json]
+ *                  [--playouts P] [--runs R] [--size N] [--start FILE] [--json]
  * npm run bench -- --positions FILE.tsv [--limit N] [--json]
  */
 import { readFileSync } from 'node:fs';
@@ -18,10 +18,11 @@ import {
 import type { Direction, Grid, MoveChoice, SearchOptions, StrategyName } from '../engine/index';
 import { planParts } from '../solver/pool';
 import { playGame } from './game';
+import { parseStartBoards } from './board';
 import { gameSeeds } from './seeds';
 import type { GameResult } from './stats';
 import { ParsedArgs, UsageError, parseCommandLine, runCli } from './args';
-import { runGamesInWorkers } from './bench-pool';
+import { runGamesInWorkers, settingsOfGame } from './bench-pool';
 import type { BenchProgress } from './bench-pool';
 import type { GameSettings } from './game';
 import { PositionsFormatError, compareWithReference, parsePositionsTsv } from './positions';
@@ -36,7 +37,7 @@ import { formatNumber, formatPercent, formatTable } from './table';
 
 const USAGE = `Usage:
   npm run bench -- --strategy S --games N --seed K [--jobs J] [--target TILE] [--depth D]
-                   [--time-ms T] [--playouts P] [--runs R] [--size N] [--json]
+                   [--time-ms T] [--playouts P] [--runs R] [--size N] [--start FILE] [--json]
   npm run bench -- --positions FILE.tsv [--limit N] [--threads T] [--engine E] [--json]
 
 Strength bench: plays N games (game i seeded from K and i: the result does not depend on --jobs) on J
@@ -64,6 +65,8 @@ Options:
   --tables on|off  endgame tables (default off): built once, cached in ~/.cache/2048-autopilot/tables/
   --steer-margin M  keep the tables' formation when the search values that move within share M of its best (default 0: off)
   --table-threshold P  play the table's move when its success probability is ≥ P (default 0.5)
+  --start F      start the games from the boards of file F (one per line, as --board of npm run solve:
+                 16 values; # comments): game i from board i mod their count (default --games: one each)
   --positions F  reference positions file           --limit N    only the first N positions
   --threads T    threads searching each decision (positions: sharing root moves' spawn children; games: by root move)
   -h, --help     this help
@@ -75,6 +78,7 @@ const OPTIONS = {
   seed: { type: 'string' },
   jobs: { type: 'string' },
   target: { type: 'string' },
+  start: { type: 'string' },
   ...SEARCH_OPTION_SPECS,
   ...ENGINE_OPTION_SPECS,
   ...TABLES_OPTION_SPECS,
@@ -86,7 +90,7 @@ const OPTIONS = {
   limit: { type: 'string' },
 } as const;
 
-const STRENGTH_ONLY = ['strategy', 'games', 'seed', 'jobs', 'target', 'depth', 'time-ms', 'playouts', 'runs', 'size', 'tables', 'table-threshold', 'steer-margin'];
+const STRENGTH_ONLY = ['strategy', 'games', 'seed', 'jobs', 'target', 'start', 'depth', 'time-ms', 'playouts', 'runs', 'size', 'tables', 'table-threshold', 'steer-margin'];
 
 /** The split positions bench's shared transposition table: 4 regions of 2^18 entries of 16 bytes = 16 MiB for
  *  all threads (more is slower: two threads' tables then crowd the 32 MiB L3 cache of this machine class). */
@@ -162,13 +166,24 @@ function printSummary(summary: BenchSummary, seconds: number): void {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
+function readText(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(`cannot read ${file}${code === 'ENOENT' ? ': no such file' : code ? `: ${code}` : ''}`);
+  }
+}
+
 async function strengthBench(args: ParsedArgs): Promise<void> {
   const strategy = args.strategy();
-  const games = args.int('games', { min: 1, max: 1_000_000 }, 10) as number;
+  const size = args.int('size', SIZE_RANGE, 4) as number;
+  const startFile = args.string('start');
+  const starts = startFile === undefined ? undefined : parseStartBoards(readText(startFile), startFile, size);
+  const games = args.int('games', { min: 1, max: 1_000_000 }, starts?.length ?? 10) as number;
   const seed = args.int('seed', { min: 0, max: 0xffffffff }, 1) as number;
   const jobs = args.int('jobs', { min: 1, max: 256 }, availableParallelism()) as number;
   const runs = args.int('runs', { min: 1, max: 1000 }, 1) as number;
-  const size = args.int('size', SIZE_RANGE, 4) as number;
   const target = parseTarget(args);
   const threads = args.int('threads', { min: 1, max: 64 }, 1) as number;
   if (threads > 1 && args.has('jobs')) throw new UsageError('--threads above 1 plays one game at a time: leave out --jobs');
@@ -195,7 +210,7 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
   const json = args.flag('json');
 
   process.stdout.write(
-    `bench: ${describeOptions(strategy, options, target, size)}; ${games} games, seed ${seed}, ${
+    `bench: ${describeOptions(strategy, options, target, size)}; ${games} games${starts ? ` from the ${starts.length} boards of ${startFile}` : ''}, seed ${seed}, ${
       threads > 1 ? `one at a time, each move searched on ${threads} threads` : `${Math.min(jobs, games)} thread(s)`
     }\n`,
   );
@@ -217,7 +232,9 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
       progress(`${runLabel}${p.done}/${p.total} games, ${moves} moves, best tile ${best}, ${elapsed.toFixed(1)} s`);
     };
     const results =
-      threads > 1 ? await runGamesOnThreads(games, seed, settings, threads, onProgress) : await runGamesInWorkers({ games, seed, jobs, settings, onProgress });
+      threads > 1
+        ? await runGamesOnThreads(games, seed, settings, starts, threads, onProgress)
+        : await runGamesInWorkers({ games, seed, jobs, settings, starts, onProgress });
     const seconds = (performance.now() - started) / 1000;
     endProgress();
     const summary = summarizeBench(strategy, seed, results);
@@ -240,6 +257,7 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
       tables: tables.on ? { threshold: tables.threshold, tableMoves: perRun[0].tableMoves } : null,
       steer: tables.steer > 0 ? { margin: tables.steer, steeredMoves: perRun[0].steeredMoves } : null,
       options: { ...options, target: target ?? null, size },
+      start: starts ? { file: startFile, boards: starts.length } : null,
       runs: perRun.map((r) => ({ seconds: r.seconds, msPerMove: r.summary.msPerMove, meanScore: r.summary.score.mean })),
     };
     process.stdout.write(`${JSON.stringify(out)}\n`);
@@ -254,6 +272,7 @@ async function runGamesOnThreads(
   games: number,
   seed: number,
   settings: GameSettings,
+  starts: readonly Grid[] | undefined,
   threads: number,
   onProgress: (p: BenchProgress) => void,
 ): Promise<GameResult[]> {
@@ -270,7 +289,7 @@ async function runGamesOnThreads(
     };
     for (let index = 0; index < games; index++) {
       const running = new Map<number, { moves: number; maxTile: number }>();
-      const { grid: _grid, ...result } = await playGame(index, seeds[index], settings, {
+      const { grid: _grid, ...result } = await playGame(index, seeds[index], settingsOfGame({ settings, starts }, index), {
         choose,
         onState: (state) => {
           running.set(index, { moves: state.moves, maxTile: maxTile(state.grid) });
@@ -286,13 +305,7 @@ async function runGamesOnThreads(
 }
 
 function readPositions(file: string): ReferencePosition[] {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(`cannot read ${file}${code === 'ENOENT' ? ': no such file' : code ? `: ${code}` : ''}`);
-  }
+  const text = readText(file);
   try {
     return parsePositionsTsv(text);
   } catch (error) {

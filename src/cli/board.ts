@@ -54,6 +54,25 @@ export function parseBoard(text: string, rows?: number, cols?: number): Grid {
   return grid;
 }
 
+/** The boards of a --start file: one per line (as --board), blank lines and # comments skipped. */
+export function parseStartBoards(text: string, file: string, size: number): Grid[] {
+  const boards: Grid[] = [];
+  for (const [i, raw] of text.split('\n').entries()) {
+    const line = raw.replace(/#.*/, '').trim();
+    if (line === '') continue;
+    let grid: Grid;
+    try {
+      grid = parseBoard(line);
+    } catch (error) {
+      throw new UsageError(`${file}:${i + 1}: ${error instanceof Error ? error.message.replace(/^--board: /, '').replace(/^--board /, 'the board ') : String(error)}`);
+    }
+    if (grid.rows !== size || grid.cols !== size) throw new UsageError(`${file}:${i + 1}: a ${grid.rows}x${grid.cols} board, the bench plays ${size}x${size} (--size)`);
+    boards.push(grid);
+  }
+  if (boards.length === 0) throw new UsageError(`${file}: no boards`);
+  return boards;
+}
+
 /** The grid as text lines, right-aligned columns, '.' for an empty cell. */
 export function formatBoard(grid: Grid): string[] {
   const width = Math.max(4, ...grid.cells.map((value) => String(value).length));

@@ -19,6 +19,9 @@ export interface GameSettings {
   readonly engine?: SearchEngine;
   /** Endgame tables (issue 15): asked before the search when on (the thread must have installed them). */
   readonly tables?: TablesSetting;
+  /** Start from this board instead of a new game's (the score counts from 0; spawns still come from the
+   *  game's seed): the bench's --start, e.g. to play many games on from the boards where games are lost. */
+  readonly start?: Grid;
 }
 
 export interface GameState {
@@ -48,14 +51,14 @@ function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
 }
 
 /**
- * Play one game from the start position of `seed`. Tile spawns come from one RNG seeded by the game's seed;
+ * Play one game from the start position of `seed` (or from settings.start). Tile spawns come from one RNG seeded by the game's seed;
  * the strategy's own randomness from per-move seeds derived from it, so a game is a function of its seed
  * (and of the search options: a time budget makes the result depend on the machine's speed).
  */
 export async function playGame(index: number, seed: number, settings: GameSettings, hooks: GameHooks = {}): Promise<PlayedGame> {
   const strategy = getStrategy(settings.strategy);
   const rng = createRng(seed);
-  let grid = newGame(rng, settings.rows ?? 4, settings.cols ?? 4);
+  let grid = settings.start ?? newGame(rng, settings.rows ?? 4, settings.cols ?? 4);
   let score = 0;
   let moves = 0;
   let thinkMs = 0;

@@ -139,4 +139,36 @@ describe('commands that work', () => {
     expect(one.maxTile).toEqual(summary.maxTile);
     expect(one.moves).toEqual(summary.moves);
   });
+
+  it('bench --start plays each game on from a board of the file: game i from board i mod their count', () => {
+    const file = join(tmp, 'starts.txt');
+    // Two boards a move or two from game over: every game ends within a few moves, from its own board.
+    const nearlyFull = '2 4 2 4 4 2 4 2 2 4 2 4 4 2 4 0';
+    const withRoom = '# a comment line\n\n1024 512 256 128 0 0 0 0 0 0 0 0 0 0 2 2  # and a trailing one';
+    writeFileSync(file, `${nearlyFull}\n${withRoom}\n`);
+    const result = run('bench', ['--strategy', 'priority', '--start', file, '--games', '3', '--target', '2048', '--jobs', '1', '--json']);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/3 games from the 2 boards of .*starts\.txt/);
+    const summary = JSON.parse(lastLine(result.stdout)) as { games: number; start: unknown; maxTile: { max: number }; reach: Record<string, number> };
+    expect(summary.games).toBe(3);
+    expect(summary.start).toEqual({ file, boards: 2 });
+    // Games 1 and 3 start on the nearly full board (best tile 4: it ends at once or on a 4 or 8); game 2 on
+    // the 1024 board, so one game in three holds a tile of at least 1024.
+    expect(summary.reach['1024']).toBeCloseTo(1 / 3, 6);
+    expect(summary.maxTile.max).toBeGreaterThanOrEqual(1024);
+    // Without --games: one game per board.
+    const each = JSON.parse(lastLine(run('bench', ['--strategy', 'priority', '--start', file, '--jobs', '2', '--json']).stdout)) as { games: number };
+    expect(each.games).toBe(2);
+  });
+
+  it('bench --start names the line of a bad board and a board of another size', () => {
+    const file = join(tmp, 'bad-starts.txt');
+    writeFileSync(file, '# boards\n0 2 2 4 0 0 0 0 0 0 0 0 0 0 0 2\n0 2 3 4 0 0 0 0 0 0 0 0 0 0 0 2\n');
+    expectUsageError(run('bench', ['--start', file]), /bad-starts\.txt:3: cell \(row 0, col 2\) holds 3: not 0 or a power of two/);
+    writeFileSync(file, '0 2 2 4 0 0 0 0 2\n');
+    expectUsageError(run('bench', ['--start', file]), /bad-starts\.txt:1: a 3x3 board, the bench plays 4x4/);
+    writeFileSync(file, '# nothing\n');
+    expectUsageError(run('bench', ['--start', file]), /bad-starts\.txt: no boards/);
+    expectUsageError(run('bench', ['--start', join(tmp, 'none.txt')]), /cannot read .*none\.txt: no such file/);
+  });
 });

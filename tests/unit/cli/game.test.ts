@@ -28,6 +28,20 @@ describe('playGame', () => {
     expect(game.grid).toMatchObject({ rows: 3, cols: 3 });
   });
 
+  it('starts from settings.start when given: the board as it is, the score from 0, spawns from the seed', async () => {
+    const start = { rows: 4, cols: 4, cells: [1024, 512, 256, 128, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2] };
+    const states: GameState[] = [];
+    const settings = { strategy: 'priority' as const, options: {}, start, target: 2048 };
+    const game = await playGame(0, 3, settings, { onState: (s) => states.push(s) });
+    expect(states[0].grid).toEqual(start);
+    expect(states[0].score).toBe(0);
+    expect(game.moves).toBeGreaterThan(0);
+    expect(game.maxTile).toBeGreaterThanOrEqual(1024);
+    const again = await playGame(0, 3, settings);
+    expect(again.grid).toEqual(game.grid);
+    expect((await playGame(0, 4, settings)).grid).not.toEqual(game.grid);
+  });
+
   it('stops when the best tile reaches the target', async () => {
     const game = await playGame(0, 1, { strategy: 'priority', options: {}, target: 32 });
     expect(game.end).toBe('target');

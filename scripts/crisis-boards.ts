@@ -1,0 +1,59 @@
+/**
+ * npx tsx scripts/crisis-boards.ts --games N [--seed K] [--tile 8192] [--sum 14000] [--max-nodes 3e5]
+ *                                  [--part I --parts P] > boards.txt
+ *
+ * Boards to start strength benches from where games are decided (`npm run bench -- --start boards.txt`):
+ * plays games with expectimax on the WebAssembly core at a fixed budget of move executions per move (no
+ * clock: the same boards on every machine) and prints, one line per game, the first board whose best tile
+ * is --tile and whose tile sum is at least --sum (by default: the 16384 being built, 14 000 of its 16 384
+ * already on the board), in the format of --board. A game that ends before prints a # comment instead.
+ * --part I --parts P plays only the games whose index is I mod P (to run P processes side by side; game i
+ * has the same seed whichever process plays it).
+ */
+import { maxTile } from '../src/engine/index';
+import type { Grid } from '../src/engine/index';
+import { playGame } from '../src/cli/game';
+import { useEngine } from '../src/cli/engine';
+import { gameSeeds } from '../src/cli/seeds';
+import { numberArg } from './number-arg';
+
+const games = numberArg('games', 40);
+const seed = numberArg('seed', 1);
+const tile = numberArg('tile', 8192);
+const minSum = numberArg('sum', 14000);
+const maxNodes = numberArg('max-nodes', 3e5);
+const part = numberArg('part', 0);
+const parts = numberArg('parts', 1);
+
+const sum = (grid: Grid): number => grid.cells.reduce((a, b) => a + b, 0);
+
+async function main(): Promise<void> {
+  await useEngine('wasm');
+  const seeds = gameSeeds(seed, games);
+  for (let index = part; index < games; index += parts) {
+    const stop = new AbortController();
+    let found: Grid | null = null;
+    const game = await playGame(
+      index,
+      seeds[index],
+      { strategy: 'expectimax', options: { timeMs: 1e7, maxNodes } },
+      {
+        signal: stop.signal,
+        onState: ({ grid }) => {
+          if (found === null && maxTile(grid) === tile && sum(grid) >= minSum) {
+            found = grid;
+            stop.abort();
+          }
+        },
+      },
+    );
+    const board = found as Grid | null;
+    process.stdout.write(
+      board
+        ? `${board.cells.join(' ')}  # game ${index + 1} (seed ${seeds[index]}), move ${game.moves}, sum ${sum(board)}\n`
+        : `# game ${index + 1} (seed ${seeds[index]}): ${game.end} at move ${game.moves}, best tile ${game.maxTile}, sum ${sum(game.grid)}\n`,
+    );
+  }
+}
+
+void main();
