@@ -61,6 +61,7 @@ Options:
   --size N       board size N x N (default 4)       --json       JSON summary as the last stdout line
   --weights W    expectimax evaluation: reference (SOLVER.md's, default) | shallow (tuned at depths 2-4) | 7 numbers
   --four-cut P   expectimax: value a 4's spawn as the 2's below cumulative probability P (default 0: search every 4)
+  --reference    expectimax: the reference configuration (SOLVER.md: the native peer's depth rule and cut-off, no time limit)
   --engine E     expectimax search core: wasm (default, WebAssembly) | ts (TypeScript)
   --tables on|off  endgame tables (default off): built once, cached in ~/.cache/2048-autopilot/tables/
   --steer-margin M  keep the tables' formation when the search values that move within share M of its best (default 0: off)
@@ -90,7 +91,7 @@ const OPTIONS = {
   limit: { type: 'string' },
 } as const;
 
-const STRENGTH_ONLY = ['strategy', 'games', 'seed', 'jobs', 'target', 'start', 'depth', 'time-ms', 'playouts', 'runs', 'size', 'tables', 'table-threshold', 'steer-margin'];
+const STRENGTH_ONLY = ['strategy', 'games', 'seed', 'jobs', 'target', 'start', 'reference', 'depth', 'time-ms', 'playouts', 'runs', 'size', 'tables', 'table-threshold', 'steer-margin'];
 
 /** The split positions bench's shared transposition table: 4 regions of 2^18 entries of 16 bytes = 16 MiB for
  *  all threads (more is slower: two threads' tables then crowd the 32 MiB L3 cache of this machine class). */

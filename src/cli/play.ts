@@ -29,6 +29,7 @@ Options:
   --playouts P   Monte-Carlo playouts per move
   --weights W    expectimax evaluation: reference (SOLVER.md's, default) | shallow (tuned at depths 2-4) | 7 numbers
   --four-cut P   expectimax: value a 4's spawn as the 2's below cumulative probability P (default 0: search every 4)
+  --reference    expectimax: the reference configuration (SOLVER.md: the native peer's depth rule and cut-off, no time limit)
   --engine E     expectimax search core: wasm (default, WebAssembly) | ts (TypeScript)
   --tables on|off  endgame tables (default off; built once, cached in ~/.cache/2048-autopilot/tables/)
   --steer-margin M  keep the tables' formation when the search values that move within share M of its best (default 0: off)

@@ -1,4 +1,4 @@
-/** Search options from the command line (--depth, --time-ms, --playouts, --weights, --four-cut), shared by play, solve and bench. */
+/** Search options from the command line (--depth, --time-ms, --playouts, --weights, --four-cut, --reference), shared by play, solve and bench. */
 import { SEARCH_LIMITS } from '../engine/limits';
 import { STRATEGIES, describeStrategy } from '../engine/strategies/index';
 import { REFERENCE_WEIGHTS, SHALLOW_WEIGHTS, sameWeights } from '../engine/board';
@@ -13,6 +13,7 @@ export const SEARCH_OPTION_SPECS = {
   playouts: { type: 'string' },
   weights: { type: 'string' },
   'four-cut': { type: 'string' },
+  reference: { type: 'boolean' },
 } as const;
 
 /** The command-line flag of each search option a strategy may take. */
@@ -62,7 +63,7 @@ export function describeWeights(weights: HeuristicWeights): string {
 }
 
 export function searchOptionsFrom(args: ParsedArgs, strategy?: StrategyName): SearchOptions {
-  const options: { depth?: number; timeMs?: number; playouts?: number; weights?: HeuristicWeights; fourCut?: number } = {};
+  const options: { depth?: number; timeMs?: number; playouts?: number; weights?: HeuristicWeights; fourCut?: number; reference?: boolean } = {};
   const depth = args.int('depth', SEARCH_LIMITS.depth);
   const timeMs = args.int('time-ms', SEARCH_LIMITS.timeMs);
   const playouts = args.int('playouts', SEARCH_LIMITS.playouts);
@@ -73,6 +74,7 @@ export function searchOptionsFrom(args: ParsedArgs, strategy?: StrategyName): Se
   if (weights !== undefined) options.weights = parseWeights(weights);
   const fourCut = args.string('four-cut');
   if (fourCut !== undefined) options.fourCut = parseFourCut(fourCut);
+  if (args.flag('reference')) options.reference = true;
   if (strategy) {
     const takes = describeStrategy(strategy).takes;
     for (const knob of Object.keys(options) as SearchKnob[]) {

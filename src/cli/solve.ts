@@ -4,7 +4,7 @@
  *
  * Prints the board, the value of every move (illegal moves shown as illegal) and the best move.
  */
-import { DIRECTIONS, describeStrategy, getStrategy } from '../engine/index';
+import { DIRECTIONS, getStrategy } from '../engine/index';
 import type { SearchOptions } from '../engine/index';
 import { UsageError, parseCommandLine, runCli } from './args';
 import { MAX_SIDE, MIN_SIDE, formatBoard, parseBoard } from './board';
@@ -40,7 +40,6 @@ const OPTIONS = {
   ...SEARCH_OPTION_SPECS,
   ...ENGINE_OPTION_SPECS,
   seed: { type: 'string' },
-  reference: { type: 'boolean' },
   json: { type: 'boolean' },
 } as const;
 
@@ -57,11 +56,7 @@ async function main(): Promise<void> {
   const grid = parseBoard(boardText, rows, cols);
   const strategyName = args.strategy();
   const seed = args.int('seed', { min: 0, max: 0xffffffff });
-  const reference = args.flag('reference');
-  if (reference && !describeStrategy(strategyName).takes.includes('reference')) {
-    throw new UsageError(`--reference does not apply to the ${strategyName} strategy`);
-  }
-  const options: SearchOptions = { ...searchOptionsFrom(args, strategyName), ...(seed !== undefined ? { seed } : {}), ...(reference ? { reference } : {}) };
+  const options: SearchOptions = { ...searchOptionsFrom(args, strategyName), ...(seed !== undefined ? { seed } : {}) };
 
   await useEngine(engineFrom(args));
   const choice = await getStrategy(strategyName).chooseMove(grid, options);

@@ -50,6 +50,10 @@ describe('bad input: one error line, exit status 2', () => {
     ['bench', ['--strategy', 'random', '--games', '4', '--target', '1000'], /--target must be a power of two/],
     ['bench', ['--positions', join(tmp, 'missing.tsv')], /cannot read .*missing\.tsv: no such file/],
     ['bench', ['--positions', 'tests/fixtures/reference/expectimax-positions.tsv', '--threads', '17'], /--threads must be .*16/],
+    ['bench', ['--strategy', 'random', '--reference'], /--reference does not apply to the random strategy/],
+    ['play', ['--strategy', 'greedy', '--reference'], /--reference does not apply to the greedy strategy/],
+    ['solve', ['--board', '0,2,2,4,0,0,0,0,0,0,0,0,0,0,0,2', '--strategy', 'minimax', '--reference'], /--reference does not apply to the minimax strategy/],
+    ['bench', ['--positions', 'tests/fixtures/reference/expectimax-positions.tsv', '--reference'], /--reference does not apply with --positions/],
   ] as const)('%s %j', (command, args, message) => {
     expectUsageError(run(command, args), message);
   });
@@ -170,5 +174,18 @@ describe('commands that work', () => {
     writeFileSync(file, '# nothing\n');
     expectUsageError(run('bench', ['--start', file]), /bad-starts\.txt: no boards/);
     expectUsageError(run('bench', ['--start', join(tmp, 'none.txt')]), /cannot read .*none\.txt: no such file/);
+  });
+
+  it('bench --reference plays with the reference configuration (the depth rule, no clock)', () => {
+    const result = run('bench', ['--reference', '--games', '2', '--seed', '3', '--target', '256', '--jobs', '1', '--json']);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/reference configuration/);
+    const summary = JSON.parse(lastLine(result.stdout)) as { options: { reference?: boolean }; reach: Record<string, number>; depth: { counts: number[] } };
+    expect(summary.options.reference).toBe(true);
+    expect(summary.reach['256']).toBe(1);
+    // The depth rule: max(3, distinct tiles - 2); a board on the way to 256 has at most 8 distinct tiles.
+    const depths = summary.depth.counts.flatMap((n, depth) => (n > 0 ? [depth] : []));
+    expect(Math.min(...depths)).toBe(3);
+    expect(Math.max(...depths)).toBeLessThanOrEqual(6);
   });
 });
