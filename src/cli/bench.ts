@@ -66,8 +66,8 @@ Options:
   --tables on|off  endgame tables (default off): built once, cached in ~/.cache/2048-autopilot/tables/
   --steer-margin M  keep the tables' formation when the search values that move within share M of its best (default 0: off)
   --table-threshold P  play the table's move when its success probability is ≥ P (default 0.5)
-  --start F      start the games from the boards of file F (one per line, as --board of npm run solve:
-                 16 values; # comments): game i from board i mod their count (default --games: one each)
+  --start F      start the games from the boards of file F (one per line, as --board of npm run solve,
+                 --size squared values; # comments): game i from board i mod their count (default: one game each)
   --positions F  reference positions file           --limit N    only the first N positions
   --threads T    threads searching each decision (positions: sharing root moves' spawn children; games: by root move)
   -h, --help     this help
