@@ -163,6 +163,12 @@ describe('commands that work', () => {
     // Without --games: one game per board.
     const each = JSON.parse(lastLine(run('bench', ['--strategy', 'priority', '--start', file, '--jobs', '2', '--json']).stdout)) as { games: number };
     expect(each.games).toBe(2);
+    // With --threads (games one at a time, each move on the thread pool): the same boards, the same games.
+    const threaded = run('bench', ['--strategy', 'priority', '--start', file, '--games', '3', '--target', '2048', '--threads', '2', '--json']);
+    expect(threaded.status).toBe(0);
+    const onThreads = JSON.parse(lastLine(threaded.stdout)) as typeof summary & { score: unknown };
+    expect(onThreads.reach).toEqual(summary.reach);
+    expect(onThreads.score).toEqual((JSON.parse(lastLine(result.stdout)) as { score: unknown }).score);
   });
 
   it('bench --start names the line of a bad board and a board of another size', () => {
