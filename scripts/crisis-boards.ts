@@ -10,7 +10,7 @@
  * --part I --parts P plays only the games whose index is I mod P (to run P processes side by side; game i
  * has the same seed whichever process plays it).
  */
-import { maxTile } from '../src/engine/index';
+import { maxTile, tileSum } from '../src/engine/index';
 import type { Grid } from '../src/engine/index';
 import { playGame } from '../src/cli/game';
 import { useEngine } from '../src/cli/engine';
@@ -25,8 +25,6 @@ const maxNodes = numberArg('max-nodes', 3e5);
 const part = numberArg('part', 0);
 const parts = numberArg('parts', 1);
 
-const sum = (grid: Grid): number => grid.cells.reduce((a, b) => a + b, 0);
-
 async function main(): Promise<void> {
   await useEngine('wasm');
   const seeds = gameSeeds(seed, games);
@@ -40,7 +38,7 @@ async function main(): Promise<void> {
       {
         signal: stop.signal,
         onState: ({ grid }) => {
-          if (found === null && maxTile(grid) === tile && sum(grid) >= minSum) {
+          if (found === null && maxTile(grid) === tile && tileSum(grid) >= minSum) {
             found = grid;
             stop.abort();
           }
@@ -50,8 +48,8 @@ async function main(): Promise<void> {
     const board = found as Grid | null;
     process.stdout.write(
       board
-        ? `${board.cells.join(' ')}  # game ${index + 1} (seed ${seeds[index]}), move ${game.moves}, sum ${sum(board)}\n`
-        : `# game ${index + 1} (seed ${seeds[index]}): ${game.end} at move ${game.moves}, best tile ${game.maxTile}, sum ${sum(game.grid)}\n`,
+        ? `${board.cells.join(' ')}  # game ${index + 1} (seed ${seeds[index]}), move ${game.moves}, sum ${tileSum(board)}\n`
+        : `# game ${index + 1} (seed ${seeds[index]}): ${game.end} at move ${game.moves}, best tile ${game.maxTile}, sum ${tileSum(game.grid)}\n`,
     );
   }
 }

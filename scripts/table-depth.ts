@@ -9,7 +9,7 @@
  * a fixed budget of move executions per board (deterministic: the depth reached depends only on what the
  * table kept) and with a time budget. Prints the mean depth reached and the move executions per second.
  */
-import { applyMove, createRng, getStrategy, isGameOver, maxTile, newGame, spawnRandomTile, wasmCore } from '../src/engine/index';
+import { applyMove, createRng, getStrategy, isGameOver, maxTile, newGame, tileSum, spawnRandomTile, wasmCore } from '../src/engine/index';
 import type { Grid, WasmCore } from '../src/engine/index';
 import { useEngine } from '../src/cli/engine';
 import { numberArg } from './number-arg';
@@ -22,7 +22,6 @@ const maxNodes = numberArg('max-nodes', 3e6);
 const timeMs = numberArg('time-ms', 50);
 const rounds = numberArg('rounds', 1);
 
-const sum = (g: Grid): number => g.cells.reduce((a, b) => a + b, 0);
 
 async function boardsOfGame(): Promise<Grid[]> {
   const expectimax = getStrategy('expectimax');
@@ -30,7 +29,7 @@ async function boardsOfGame(): Promise<Grid[]> {
   let grid = newGame(rng, 4, 4);
   const kept: Grid[] = [];
   while (!isGameOver(grid) && kept.length < count) {
-    if (maxTile(grid) >= from && sum(grid) >= minSum) kept.push(grid);
+    if (maxTile(grid) >= from && tileSum(grid) >= minSum) kept.push(grid);
     // A budget of move executions (about 10 ms), not of time: the same boards on every run.
     const choice = await expectimax.chooseMove(grid, { timeMs: 1e7, maxNodes: 1e6 });
     if (choice.move === null) break;

@@ -18,7 +18,7 @@
  * treated as a resync, never graded. Undo can never look like a move: every move plus spawn raises the
  * sum of the tiles by 2 or 4, undo lowers it.
  */
-import { applyMove, isSuccessor } from '../engine/index';
+import { applyMove, isSuccessor, tileSum } from '../engine/index';
 import { DIRECTIONS } from '../engine/types';
 import type { Direction, Grid } from '../engine/types';
 
@@ -38,12 +38,6 @@ export function sameGrid(a: Grid, b: Grid): boolean {
 /** A key for a board (for caches of evaluations). */
 export function gridKey(grid: Grid): string {
   return `${grid.rows}x${grid.cols}:${grid.cells.join(',')}`;
-}
-
-export function tileSum(grid: Grid): number {
-  let sum = 0;
-  for (const v of grid.cells) sum += v;
-  return sum;
 }
 
 /** The moves that turn `before` into `after` (one legal move plus one spawn). */

@@ -9,17 +9,12 @@
  */
 import type { GameRecord, RunStatus } from '../shared/messages';
 import type { Grid, StrategyName } from '../engine/types';
+import { tileSum } from '../engine/grid';
 import { ReplayRecorder } from '../shared/history';
 import type { Replay, TracedMove } from '../shared/history';
 
 function newGameId(): string {
   return `g-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
-}
-
-function tileSum(grid: Grid): number {
-  let sum = 0;
-  for (const cell of grid.cells) sum += cell;
-  return sum;
 }
 
 export class GameTally {

@@ -104,6 +104,13 @@ export function newGame(rng: Rng, rows = 4, cols = 4): Grid {
   return spawnRandomTile(spawnRandomTile(emptyGrid(rows, cols), rng), rng);
 }
 
+/** The sum of the tiles: it grows by the spawned tile every move, so it orders a game's boards. */
+export function tileSum(grid: Grid): number {
+  let sum = 0;
+  for (const v of grid.cells) sum += v;
+  return sum;
+}
+
 export function maxTile(grid: Grid): number {
   let best = 0;
   for (const v of grid.cells) if (v > best) best = v;

@@ -13,6 +13,7 @@ export {
   maxTile,
   newGame,
   spawnRandomTile,
+  tileSum,
   validateGrid,
 } from './grid';
 export { mergeChoices } from './merge';
