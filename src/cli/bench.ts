@@ -21,6 +21,7 @@ import { playGame } from './game';
 import { parseStartBoards } from './board';
 import { gameSeeds } from './seeds';
 import type { GameResult } from './stats';
+import { DEFAULT_TIME_MS } from '../engine/limits';
 import { ParsedArgs, UsageError, parseCommandLine, runCli } from './args';
 import { runGamesInWorkers, settingsOfGame } from './bench-pool';
 import type { BenchProgress } from './bench-pool';
@@ -29,7 +30,7 @@ import { PositionsFormatError, compareWithReference, parsePositionsTsv } from '.
 import { SplitPool } from './split-pool';
 import type { ReferencePosition, SearchedPosition } from './positions';
 import { ENGINE_OPTION_SPECS, engineFrom, useEngine } from './engine';
-import { SEARCH_OPTION_SPECS, SIZE_RANGE, describeSearchOptions, searchOptionsFrom, strategyChoices } from './search-options';
+import { BANK_HELP, BANK_OPTION_SPECS, SEARCH_OPTION_SPECS, SIZE_RANGE, bankFrom, describeSearchOptions, searchOptionsFrom, strategyChoices } from './search-options';
 import { CLI_TABLE_SPECS, TABLES_OPTION_SPECS, installTables, loadOrBuildTables, tablesCacheDir, tablesFrom } from './tables';
 import { REACH_TILES, median, summarizeBench } from './stats';
 import type { BenchSummary } from './stats';
@@ -61,6 +62,7 @@ Options:
   --size N       board size N x N (default 4)       --json       JSON summary as the last stdout line
   --weights W    expectimax evaluation: reference (SOLVER.md's, default) | shallow (tuned at depths 2-4) | 7 numbers
   --four-cut P   expectimax: value a 4's spawn as the 2's below cumulative probability P (default 0: search every 4)
+${BANK_HELP}
   --reference    expectimax: the reference configuration (SOLVER.md: the native peer's depth rule and cut-off, no time limit)
   --engine E     expectimax search core: wasm (default, WebAssembly) | ts (TypeScript)
   --tables on|off  endgame tables (default off): built once, cached in ~/.cache/2048-autopilot/tables/
@@ -81,6 +83,7 @@ const OPTIONS = {
   target: { type: 'string' },
   start: { type: 'string' },
   ...SEARCH_OPTION_SPECS,
+  ...BANK_OPTION_SPECS,
   ...ENGINE_OPTION_SPECS,
   ...TABLES_OPTION_SPECS,
   runs: { type: 'string' },
@@ -91,7 +94,7 @@ const OPTIONS = {
   limit: { type: 'string' },
 } as const;
 
-const STRENGTH_ONLY = ['strategy', 'games', 'seed', 'jobs', 'target', 'start', 'reference', 'depth', 'time-ms', 'playouts', 'runs', 'size', 'tables', 'table-threshold', 'steer-margin'];
+const STRENGTH_ONLY = ['strategy', 'games', 'seed', 'jobs', 'target', 'start', 'reference', 'depth', 'time-ms', 'bank', 'playouts', 'runs', 'size', 'tables', 'table-threshold', 'steer-margin'];
 
 /** The split positions bench's shared transposition table: 4 regions of 2^18 entries of 16 bytes = 16 MiB for
  *  all threads (more is slower: two threads' tables then crowd the 32 MiB L3 cache of this machine class). */
@@ -207,15 +210,25 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
         (built.length ? `, ${built.length} built now in ${(built.reduce((t, r) => t + (r.buildMs ?? 0), 0) / 1000).toFixed(1)} s` : '') + '\n',
     );
   }
-  const settings: GameSettings = { strategy, options, target, rows: size, cols: size, engine, ...(tables.on || tables.steer > 0 ? { tables } : {}) };
+  const bank = bankFrom(args, strategy, options, size);
+  const settings: GameSettings = {
+    strategy,
+    options,
+    target,
+    rows: size,
+    cols: size,
+    engine,
+    ...(tables.on || tables.steer > 0 ? { tables } : {}),
+    ...(bank !== undefined ? { bank } : {}),
+  };
   const json = args.flag('json');
 
   process.stdout.write(
-    `bench: ${describeOptions(strategy, options, target, size)}; ${games} games${starts ? ` from the ${starts.length} boards of ${startFile}` : ''}, seed ${seed}, ${
+    `bench: ${describeOptions(strategy, options, target, size)}${bank !== undefined ? `, time bank up to ${bank}x` : ''}; ${games} games${starts ? ` from the ${starts.length} boards of ${startFile}` : ''}, seed ${seed}, ${
       threads > 1 ? `one at a time, each move searched on ${threads} threads` : `${Math.min(jobs, games)} thread(s)`
     }\n`,
   );
-  const perRun: { summary: BenchSummary; seconds: number; tableMoves: number; steeredMoves: number }[] = [];
+  const perRun: { summary: BenchSummary; seconds: number; tableMoves: number; steeredMoves: number; extendedMoves: number }[] = [];
   for (let run = 1; run <= runs; run++) {
     const started = performance.now();
     const runLabel = runs > 1 ? `run ${run}/${runs}: ` : '';
@@ -239,7 +252,12 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
     const seconds = (performance.now() - started) / 1000;
     endProgress();
     const summary = summarizeBench(strategy, seed, results);
-    perRun.push({ summary, seconds, tableMoves: results.reduce((n, g) => n + (g.tableMoves ?? 0), 0), steeredMoves: results.reduce((n, g) => n + (g.steeredMoves ?? 0), 0) });
+    const total = (count: (g: GameResult) => number | undefined): number => results.reduce((n, g) => n + (count(g) ?? 0), 0);
+    perRun.push({ summary, seconds, tableMoves: total((g) => g.tableMoves), steeredMoves: total((g) => g.steeredMoves), extendedMoves: total((g) => g.extendedMoves) });
+    if (bank !== undefined) {
+      const moves = total((g) => g.moves);
+      process.stdout.write(`${runLabel}time bank: ${total((g) => g.extendedMoves)} of ${moves} moves took extra time (up to ${bank} x ${options.timeMs ?? DEFAULT_TIME_MS} ms)\n`);
+    }
     if (runs > 1) process.stdout.write(`run ${run}/${runs}: wall ${seconds.toFixed(2)} s, ${summary.msPerMove.toFixed(3)} ms/move, mean score ${formatNumber(summary.score.mean, 1)}\n`);
   }
   const seconds = median(perRun.map((r) => r.seconds));
@@ -257,6 +275,7 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
       engine,
       tables: tables.on ? { threshold: tables.threshold, tableMoves: perRun[0].tableMoves } : null,
       steer: tables.steer > 0 ? { margin: tables.steer, steeredMoves: perRun[0].steeredMoves } : null,
+      bank: bank !== undefined ? { factor: bank, extendedMoves: perRun[0].extendedMoves } : null,
       options: { ...options, target: target ?? null, size },
       start: starts ? { file: startFile, boards: starts.length } : null,
       runs: perRun.map((r) => ({ seconds: r.seconds, msPerMove: r.summary.msPerMove, meanScore: r.summary.score.mean })),

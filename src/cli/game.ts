@@ -1,6 +1,7 @@
 /** One game played by a strategy with the engine's rules: shared by `play` and the bench workers. */
-import { applyMove, createRng, getStrategy, isGameOver, legalMoves, maxTile, newGame, spawnRandomTile } from '../engine/index';
+import { TimeBank, applyMove, createRng, getStrategy, isGameOver, legalMoves, maxTile, newGame, spawnRandomTile } from '../engine/index';
 import type { Direction, Grid, MoveChoice, SearchEngine, SearchOptions, StrategyName } from '../engine/index';
+import { DEFAULT_TIME_MS } from '../engine/limits';
 import { deriveSeed } from './seeds';
 import type { GameEnd, GameResult } from './stats';
 import { tableChoice } from './tables';
@@ -22,6 +23,12 @@ export interface GameSettings {
   /** Start from this board instead of a new game's (the score counts from 0; spawns still come from the
    *  game's seed): the bench's --start, e.g. to play many games on from the boards where games are lost. */
   readonly start?: Grid;
+  /**
+   * A time bank per game (the CLI's --bank): a move the search finds hard may take up to this many times
+   * options.timeMs, paid from what the game's earlier moves left of theirs (TimeBank, SearchOptions.extraMs).
+   * Undefined: every move gets options.timeMs.
+   */
+  readonly bank?: number;
 }
 
 export interface GameState {
@@ -67,6 +74,8 @@ export async function playGame(index: number, seed: number, settings: GameSettin
   let tableMoves = 0;
   let steeredMoves = 0;
   let end: GameEnd = 'game-over';
+  const bank = settings.bank !== undefined ? new TimeBank(settings.options.timeMs ?? DEFAULT_TIME_MS, settings.bank) : null;
+  let extendedMoves = 0;
   const { signal } = hooks;
   hooks.onState?.({ grid, score, moves, thinkMs, lastMove: null, lastChoice: null });
   for (;;) {
@@ -90,7 +99,8 @@ export async function playGame(index: number, seed: number, settings: GameSettin
     if (choice) tableMoves++;
     else {
       try {
-        const options = { ...settings.options, seed: deriveSeed(seed, moves) };
+        const extraMs = bank?.extraMs() ?? 0;
+        const options = { ...settings.options, seed: deriveSeed(seed, moves), ...(extraMs > 0 ? { extraMs } : {}) };
         choice = await (hooks.choose ? hooks.choose(grid, options) : strategy.chooseMove(grid, options, signal));
         const steer = settings.tables?.steer ?? 0;
         if (steer > 0 && !settings.options.reference && settings.strategy === 'expectimax') {
@@ -108,6 +118,8 @@ export async function playGame(index: number, seed: number, settings: GameSettin
     }
     const tookMs = performance.now() - started;
     thinkMs += tookMs;
+    bank?.record(tookMs);
+    if (choice.extended) extendedMoves++;
     moveMs.push(tookMs);
     while (depthCounts.length <= choice.depth) depthCounts.push(0);
     depthCounts[choice.depth]++;
@@ -122,5 +134,5 @@ export async function playGame(index: number, seed: number, settings: GameSettin
     moves++;
     hooks.onState?.({ grid, score, moves, thinkMs, lastMove: move, lastChoice: choice });
   }
-  return { index, seed, score, maxTile: maxTile(grid), moves, thinkMs, moveMs, depthCounts, end, grid, ...(settings.tables?.on ? { tableMoves } : {}), ...(settings.tables?.steer ? { steeredMoves } : {}) };
+  return { index, seed, score, maxTile: maxTile(grid), moves, thinkMs, moveMs, depthCounts, end, grid, ...(settings.tables?.on ? { tableMoves } : {}), ...(settings.tables?.steer ? { steeredMoves } : {}), ...(bank ? { extendedMoves } : {}) };
 }

@@ -1,5 +1,5 @@
 /**
- * npm run play -- [--strategy S] [--seed K] [--time-ms T] [--depth D] [--playouts P] [--size N]
+ * npm run play -- [--strategy S] [--seed K] [--time-ms T] [--bank K] [--depth D] [--playouts P] [--size N]
  *                 [--target TILE] [--every N]
  *
  * One game in the terminal. On a TTY the board and a progress line are redrawn in place (ANSI cursor
@@ -12,11 +12,11 @@ import { formatBoard } from './board';
 import { playGame } from './game';
 import type { GameState } from './game';
 import { ENGINE_OPTION_SPECS, engineFrom, useEngine } from './engine';
-import { SEARCH_OPTION_SPECS, SIZE_RANGE, describeSearchOptions, searchOptionsFrom, strategyChoices } from './search-options';
+import { BANK_HELP, BANK_OPTION_SPECS, SEARCH_OPTION_SPECS, SIZE_RANGE, bankFrom, describeSearchOptions, searchOptionsFrom, strategyChoices } from './search-options';
 import { CLI_TABLE_SPECS, TABLES_OPTION_SPECS, installTables, loadOrBuildTables, tablesFrom } from './tables';
 import { formatNumber } from './table';
 
-const USAGE = `Usage: npm run play -- [--strategy S] [--seed K] [--time-ms T] [--depth D] [--playouts P]
+const USAGE = `Usage: npm run play -- [--strategy S] [--seed K] [--time-ms T] [--bank K] [--depth D] [--playouts P]
                       [--size N] [--target TILE] [--every N]
 
 Plays one game in the terminal; Ctrl-C stops it and prints the summary.
@@ -29,6 +29,7 @@ Options:
   --playouts P   Monte-Carlo playouts per move
   --weights W    expectimax evaluation: reference (SOLVER.md's, default) | shallow (tuned at depths 2-4) | 7 numbers
   --four-cut P   expectimax: value a 4's spawn as the 2's below cumulative probability P (default 0: search every 4)
+${BANK_HELP}
   --reference    expectimax: the reference configuration (SOLVER.md: the native peer's depth rule and cut-off, no time limit)
   --engine E     expectimax search core: wasm (default, WebAssembly) | ts (TypeScript)
   --tables on|off  endgame tables (default off; built once, cached in ~/.cache/2048-autopilot/tables/)
@@ -44,6 +45,7 @@ const OPTIONS = {
   strategy: { type: 'string' },
   seed: { type: 'string' },
   ...SEARCH_OPTION_SPECS,
+  ...BANK_OPTION_SPECS,
   ...ENGINE_OPTION_SPECS,
   ...TABLES_OPTION_SPECS,
   size: { type: 'string' },
@@ -86,6 +88,7 @@ async function main(): Promise<void> {
   const target = args.int('target', { min: 4, max: 131_072 });
   if (target !== undefined && (target & (target - 1)) !== 0) throw new UsageError(`--target must be a power of two, got ${target}`);
   const options = searchOptionsFrom(args, strategy);
+  const bank = bankFrom(args, strategy, options, size);
   const tables = tablesFrom(args);
   if (tables.on) {
     const loaded = await loadOrBuildTables(CLI_TABLE_SPECS, undefined, (text) => process.stderr.write(`${text}\n`));
@@ -98,7 +101,7 @@ async function main(): Promise<void> {
   const onSigint = (): void => controller.abort();
   process.on('SIGINT', onSigint);
 
-  const title = [`strategy ${strategy}`, `seed ${seed}`, ...describeSearchOptions(options)].join(', ');
+  const title = [`strategy ${strategy}`, `seed ${seed}`, ...describeSearchOptions(options), ...(bank !== undefined ? [`time bank up to ${bank}x`] : [])].join(', ');
   const started = performance.now();
   const frame = (state: GameState): string[] => {
     const elapsed = (performance.now() - started) / 1000;
@@ -114,7 +117,7 @@ async function main(): Promise<void> {
   const game = await playGame(
     0,
     seed,
-    { strategy, options, target, rows: size, cols: size, ...(tables.on || tables.steer > 0 ? { tables } : {}) },
+    { strategy, options, target, rows: size, cols: size, ...(tables.on || tables.steer > 0 ? { tables } : {}), ...(bank !== undefined ? { bank } : {}) },
     {
       signal: controller.signal,
       onState: (state) => {

@@ -16,6 +16,16 @@ export const SEARCH_OPTION_SPECS = {
   reference: { type: 'boolean' },
 } as const;
 
+/** --bank: a game-level setting (GameSettings.bank), read by bankFrom. */
+export const BANK_OPTION_SPECS = { bank: { type: 'string' } } as const;
+
+/** --bank's lines of play's and bench's help. */
+export const BANK_HELP = `  --bank K       expectimax: a time bank per game: a move the search finds hard may take up to K times
+                 --time-ms, paid from what earlier moves left of theirs (default: off, every move --time-ms)`;
+
+/** --bank's range: the most a hard move may take, in budgets. */
+export const BANK_RANGE = { min: 1, max: 16 } as const;
+
 /** The command-line flag of each search option a strategy may take. */
 const FLAGS: Record<SearchKnob, string> = { timeMs: '--time-ms', depth: '--depth', playouts: '--playouts', reference: '--reference', weights: '--weights', fourCut: '--four-cut' };
 
@@ -95,4 +105,22 @@ export function describeSearchOptions(options: SearchOptions): string[] {
   if (options.weights) parts.push(`weights ${describeWeights(options.weights)}`);
   if (options.fourCut !== undefined) parts.push(`four-cut ${options.fourCut}`);
   return parts;
+}
+
+/**
+ * --bank K: a time bank per game (GameSettings.bank). Only expectimax spending a time budget on the
+ * WebAssembly core (4x4) extends its hard moves, so anything else is a UsageError rather than a no-op.
+ */
+export function bankFrom(args: ParsedArgs, strategy: StrategyName, options: SearchOptions, size: number): number | undefined {
+  const text = args.string('bank');
+  if (text === undefined) return undefined;
+  const factor = Number(text.trim());
+  if (text.trim() === '' || !Number.isFinite(factor) || factor < BANK_RANGE.min || factor > BANK_RANGE.max) {
+    throw new UsageError(`--bank takes the most a hard move may take, in budgets, from ${BANK_RANGE.min} to ${BANK_RANGE.max}, not "${text}"`);
+  }
+  if (strategy !== 'expectimax') throw new UsageError(`--bank applies to expectimax only, not to ${strategy}`);
+  if (options.depth !== undefined || options.reference) throw new UsageError('--bank needs a time budget: leave out --depth and --reference');
+  if (args.string('engine') === 'ts') throw new UsageError('--bank needs the WebAssembly core (--engine wasm)');
+  if (size !== 4) throw new UsageError('--bank applies to 4x4 boards (the WebAssembly core)');
+  return factor;
 }

@@ -65,6 +65,8 @@ export interface GameResult {
   readonly tableMoves?: number;
   /** Moves where the root choice was steered toward a table formation (--steer-margin). */
   readonly steeredMoves?: number;
+  /** Moves that took extra time from the game's time bank (present with --bank). */
+  readonly extendedMoves?: number;
 }
 
 /** The `q` quantile (0..1) of some values, nearest rank; NaN when there are none. */

@@ -17,6 +17,7 @@ export {
   validateGrid,
 } from './grid';
 export { mergeChoices } from './merge';
+export { TimeBank } from './time-bank';
 export { STRATEGIES, describeStrategy, getStrategy } from './strategies/index';
 export type { WasmCore } from './wasm/core';
 export { installWasmCore, instantiateSharedWasmCore, instantiateWasmCore, instantiateWasmCoreAsync, wasmCore } from './wasm/core';

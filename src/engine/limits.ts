@@ -20,3 +20,6 @@ export const SEARCH_LIMITS = {
   timeMs: { min: 1, max: 600_000 },
   playouts: { min: 1, max: 100_000 },
 } as const;
+
+/** The think time per move of the strategies with a time budget when none is given (ms). */
+export const DEFAULT_TIME_MS = 100;

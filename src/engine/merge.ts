@@ -30,7 +30,8 @@ function engineOf(parts: readonly MoveChoice[]): Pick<MoveChoice, 'engine'> {
 /**
  * One MoveChoice from several: each move's value from the part(s) that searched it (Monte-Carlo means
  * weighted by `samples`), depth the shallowest part's, nodes summed, ms the longest part's, and the
- * engine that searched (`wasm` only when every part ran on the WebAssembly core, `ts` when one did not).
+ * engine that searched (`wasm` only when every part ran on the WebAssembly core, `ts` when one did not),
+ * and `extended` when a part took extra time (SearchOptions.extraMs).
  */
 export function mergeChoices(parts: readonly MoveChoice[]): MoveChoice {
   if (parts.length === 0) throw new RangeError('mergeChoices: no parts to merge');
@@ -68,5 +69,6 @@ export function mergeChoices(parts: readonly MoveChoice[]): MoveChoice {
     ...(valuesByDepth ? { valuesByDepth } : {}),
     ...(samples !== undefined ? { samples } : {}),
     ...engineOf(parts),
+    ...(parts.some((p) => p.extended) ? { extended: true } : {}),
   };
 }

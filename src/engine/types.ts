@@ -50,6 +50,13 @@ export interface SearchOptions {
    * For comparing (CLI --four-cut).
    */
   readonly fourCut?: number;
+  /**
+   * Expectimax with a time budget on the WebAssembly core: up to this many more milliseconds this move may
+   * take when the search finds it hard (its best move changed at the last depth, or it reached less depth
+   * than the moves before). The caller gives it from what earlier moves left of their budget (a per-game
+   * bank), so that the game's mean stays within timeMs.
+   */
+  readonly extraMs?: number;
 }
 
 /**
@@ -87,6 +94,8 @@ export interface MoveChoice {
   readonly samples?: number;
   /** Expectimax: which search core ran it ('wasm' = the WebAssembly core, 'ts' = the TypeScript one). */
   readonly engine?: SearchEngine;
+  /** Expectimax: true when the search found the move hard and took some of options.extraMs. */
+  readonly extended?: boolean;
   /** True when the move came from an endgame table (issue 15), not from a search. */
   readonly table?: boolean;
 }

@@ -15,9 +15,10 @@ import { DIRECTIONS } from '../types';
 import * as bitboard from '../board';
 import * as rules from '../rules';
 import * as ttable from '../ttable';
-import { checkAbort, choice, deepen, intOption, now, prepare, timeBudget, valuesOf, yieldToEventLoop } from './common';
+import { bestOf, checkAbort, choice, deepen, intOption, now, prepare, timeBudget, valuesOf, yieldToEventLoop } from './common';
 import { useCoreFourCut, useCoreWeights, wasmCore } from '../wasm/core';
 import type { WasmCore } from '../wasm/core';
+import { DEFAULT_TIME_MS } from '../limits';
 
 // Local bindings of the hot imports: some module loaders (tsx, vitest) turn every access to an imported
 // binding into a getter call, which costs more than the work in the inner loop.
@@ -34,7 +35,6 @@ const CACHE_DEPTH_LIMIT = 15;
  *  time between two checks does not depend on the shape of the tree. */
 const CHECK_EXECUTIONS = 32_768;
 const CHECK_EVERY_GENERAL = 128;
-const DEFAULT_TIME_MS = 100;
 
 /** options.maxNodes: the move executions a timed search may do in all (Infinity when not given). */
 function nodeBudget(options: SearchOptions | undefined): number {
@@ -620,6 +620,26 @@ let growthEstimate = 6;
 /** Work growth when the cut-off is divided by 4, learnt the same way. */
 let cutoffGrowthEstimate = 2;
 
+/** The depth this thread's searches reached within their budget lately: a moving average over the
+ *  searches not extended (see worthExtending). */
+let softDepth = 8;
+
+/** Tests: set the recent depth worthExtending compares with (the moving average starts at 8). */
+export function setRecentDepth(depth: number): void {
+  softDepth = depth;
+}
+
+/**
+ * Whether a search that has spent its budget is worth more time (options.extraMs): its best move changed
+ * at its last completed depth, or it completed a layer less than this thread's searches lately (a big
+ * tree, where the reference's depth rule would search longest). Below depth 3 a search has seen nothing.
+ */
+export function worthExtending(valuesByDepth: readonly MoveValues[], depth: number, recentDepth: number): boolean {
+  if (depth < 3) return true;
+  if (depth < recentDepth - 1) return true;
+  return bestOf(valuesByDepth[depth] ?? {}) !== bestOf(valuesByDepth[depth - 1] ?? {});
+}
+
 /**
  * Iterative deepening on the WebAssembly core that spends the time budget:
  * - the transposition table is kept across iterations and across moves (entries hold the remaining depth
@@ -632,7 +652,9 @@ let cutoffGrowthEstimate = 2;
  *   predicted from the last iteration's time and the growth of move executions learnt over the searches;
  *   a step starts when the best move's share of it fits before the deadline (DEADLINE_SHARE of the budget);
  * - an iteration cut short at the deadline still counts when it completed the previous best move: a move
- *   that then scored better replaces it (the moves it completed carry the new values).
+ *   that then scored better replaces it (the moves it completed carry the new values);
+ * - with options.extraMs, a search that would stop at its hard stop goes on to a deadline that much later
+ *   when worthExtending says the move is hard (once per search; the caller pays it from its bank).
  */
 async function spendBudget(
   board: Board,
@@ -648,7 +670,10 @@ async function spendBudget(
   // The hard stop: DEADLINE_SHARE of the budget, or earlier by the lateness seen lately, so that the answer
   // comes within the budget even when the thread is descheduled at the deadline.
   const stopShare = Math.max(MIN_DEADLINE_SHARE * timeMs, Math.min(timeMs * DEADLINE_SHARE - DEADLINE_MARGIN_MS, timeMs - DEADLINE_MARGIN_MS - lateness));
-  const deadline = started + stopShare;
+  let deadline = started + stopShare;
+  // A hard move may go on past the hard stop by options.extraMs (given from the game's bank).
+  const extraMs = Number.isFinite(options?.extraMs) ? Math.max(0, options?.extraMs ?? 0) : 0;
+  let extended = false;
   const maxExecutions = nodeBudget(options);
   const lo = board.lo >>> 0;
   const hi = board.hi >>> 0;
@@ -688,6 +713,13 @@ async function spendBudget(
     }
     if (interrupted) {
       checkAbort(signal);
+      // Cut at the hard stop on a hard move: go on with the extra time, the same step again (what it had
+      // searched is in the table).
+      if (!extended && extraMs > 0 && executions < maxExecutions && worthExtending(valuesByDepth, completedDepth, softDepth)) {
+        extended = true;
+        deadline += extraMs;
+        continue;
+      }
       // The previous best was searched first: a completed move beating it at this depth replaces it.
       if (deeper.length >= 2 && move !== null) {
         let best = deeper[0];
@@ -720,19 +752,31 @@ async function spendBudget(
       if (lastStep === 'layer') growthEstimate = Math.min(20, Math.max(1.5, 0.8 * growthEstimate + 0.2 * ratio));
       else if (lastStep === 'cutoff') cutoffGrowthEstimate = Math.min(20, Math.max(1.1, 0.8 * cutoffGrowthEstimate + 0.2 * ratio));
     }
-    const left = deadline - now();
-    if (left <= 0) break;
     // Start a step when the best move's share of it fits (searched first, it counts even if the rest is cut).
     // A small iteration's time is mostly overhead (yields, a busy machine), not work: never stop on it.
-    const fits = (growth: number): boolean =>
+    const fits = (growth: number, left: number): boolean =>
       last < GROWTH_SAMPLE_MIN || (iterationMs[n - 1] * growth * PV_SHARE) / Math.max(1, order.length) <= left;
     const layerGrowth = lastStep === 'layer' && previous >= GROWTH_SAMPLE_MIN && last > previous ? Math.max(growthEstimate, last / previous) : growthEstimate;
     // When the probability cut-off bounds the tree (the work stopped growing) a layer adds nothing.
     const saturated = depth >= 3 && last >= GROWTH_SAMPLE_MIN && last <= previous * 1.1;
-    if (!saturated && depth < WASM_MAX_DEPTH && fits(layerGrowth)) {
+    const nextStep = (): 'layer' | 'cutoff' | null => {
+      const left = deadline - now();
+      if (left <= 0) return null;
+      if (!saturated && depth < WASM_MAX_DEPTH && fits(layerGrowth, left)) return 'layer';
+      if (depth >= 3 && cutoff >= MIN_CUTOFF && fits(cutoffGrowthEstimate, left)) return 'cutoff';
+      return null;
+    };
+    let step = nextStep();
+    if (step === null && !extended && extraMs > 0 && worthExtending(valuesByDepth, completedDepth, softDepth)) {
+      deadline += extraMs;
+      step = nextStep();
+      if (step === null) deadline -= extraMs;
+      else extended = true;
+    }
+    if (step === 'layer') {
       depth++;
       lastStep = 'layer';
-    } else if (depth >= 3 && cutoff >= MIN_CUTOFF && fits(cutoffGrowthEstimate)) {
+    } else if (step === 'cutoff') {
       // A finer step than a layer: the same depth with a lower cut-off.
       cutoff = Math.fround(cutoff / 4);
       lastStep = 'cutoff';
@@ -740,7 +784,9 @@ async function spendBudget(
       break;
     }
   }
-  return choice('expectimax', completed, { depth: completedDepth, nodes: executions, started, valuesByDepth, engine: 'wasm' });
+  if (!extended) softDepth = 0.9 * softDepth + 0.1 * completedDepth;
+  const result = choice('expectimax', completed, { depth: completedDepth, nodes: executions, started, valuesByDepth, engine: 'wasm' });
+  return extended ? { ...result, extended: true } : result;
 }
 
 export const expectimax: Strategy = {

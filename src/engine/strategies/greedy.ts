@@ -8,12 +8,12 @@ import * as rules from '../rules';
 import * as heuristics from '../heuristics';
 import { choice, deepen, depthPlan, now, prepare, seedOf } from './common';
 import * as common from './common';
+import { DEFAULT_TIME_MS } from '../limits';
 
 const { countEmptyRanks, moveRanks } = rules;
 const { xorshift32 } = common;
 const { gradientScore, gradientTemplate } = heuristics;
 
-const DEFAULT_TIME_MS = 100;
 const MAX_DEPTH = 8;
 const SAMPLES = 4;
 const CHECK_EVERY = 1024;

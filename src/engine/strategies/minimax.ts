@@ -8,11 +8,11 @@ import type { Grid, MoveChoice, SearchOptions, Strategy } from '../types';
 import * as rules from '../rules';
 import * as heuristics from '../heuristics';
 import { choice, deepen, depthPlan, now, prepare } from './common';
+import { DEFAULT_TIME_MS } from '../limits';
 
 const { moveRanks } = rules;
 const { islands, minimaxEvaluation, smoothness } = heuristics;
 
-const DEFAULT_TIME_MS = 100;
 const MAX_DEPTH = 12;
 /** Penalty for a board where the player cannot move: large, yet graded by the evaluation so that
  *  a pessimistic search that sees a loss everywhere still prefers the better boards. */

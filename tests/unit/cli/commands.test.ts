@@ -54,6 +54,14 @@ describe('bad input: one error line, exit status 2', () => {
     ['play', ['--strategy', 'greedy', '--reference'], /--reference does not apply to the greedy strategy/],
     ['solve', ['--board', '0,2,2,4,0,0,0,0,0,0,0,0,0,0,0,2', '--strategy', 'minimax', '--reference'], /--reference does not apply to the minimax strategy/],
     ['bench', ['--positions', 'tests/fixtures/reference/expectimax-positions.tsv', '--reference'], /--reference does not apply with --positions/],
+    ['bench', ['--bank', '0.5'], /--bank takes .* from 1 to 16, not "0.5"/],
+    ['play', ['--bank', 'lots'], /--bank takes .* from 1 to 16, not "lots"/],
+    ['bench', ['--strategy', 'greedy', '--bank', '4'], /--bank applies to expectimax only, not to greedy/],
+    ['play', ['--bank', '4', '--depth', '3'], /--bank needs a time budget: leave out --depth and --reference/],
+    ['bench', ['--bank', '4', '--reference'], /--bank needs a time budget/],
+    ['bench', ['--bank', '4', '--engine', 'ts'], /--bank needs the WebAssembly core/],
+    ['play', ['--bank', '4', '--size', '5'], /--bank applies to 4x4 boards/],
+    ['bench', ['--positions', 'tests/fixtures/reference/expectimax-positions.tsv', '--bank', '4'], /--bank does not apply with --positions/],
   ] as const)('%s %j', (command, args, message) => {
     expectUsageError(run(command, args), message);
   });
@@ -180,6 +188,20 @@ describe('commands that work', () => {
     writeFileSync(file, '# nothing\n');
     expectUsageError(run('bench', ['--start', file]), /bad-starts\.txt: no boards/);
     expectUsageError(run('bench', ['--start', join(tmp, 'none.txt')]), /cannot read .*none\.txt: no such file/);
+  });
+
+  it('bench --bank plays with a time bank per game and reports the moves that took extra time', () => {
+    const result = run('bench', ['--bank', '3', '--time-ms', '5', '--games', '2', '--seed', '3', '--target', '256', '--jobs', '1', '--json']);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/time 5 ms, target 256, time bank up to 3x/);
+    expect(result.stdout).toMatch(/time bank: \d+ of \d+ moves took extra time \(up to 3 x 5 ms\)/);
+    const summary = JSON.parse(lastLine(result.stdout)) as { bank: { factor: number; extendedMoves: number }; moves: number; reach: Record<string, number> };
+    expect(summary.bank.factor).toBe(3);
+    expect(summary.bank.extendedMoves).toBeGreaterThanOrEqual(0);
+    expect(summary.bank.extendedMoves).toBeLessThanOrEqual(summary.moves);
+    expect(summary.reach['256']).toBe(1);
+    const without = JSON.parse(lastLine(run('bench', ['--time-ms', '5', '--games', '1', '--seed', '3', '--target', '64', '--jobs', '1', '--json']).stdout)) as { bank: unknown };
+    expect(without.bank).toBeNull();
   });
 
   it('bench --reference plays with the reference configuration (the depth rule, no clock)', () => {

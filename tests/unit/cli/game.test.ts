@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { maxTile } from '../../../src/engine/index';
+import { legalMoves, maxTile } from '../../../src/engine/index';
+import type { Grid, MoveChoice, SearchOptions } from '../../../src/engine/index';
 import { playGame } from '../../../src/cli/game';
 import type { GameState } from '../../../src/cli/game';
 
@@ -58,5 +59,27 @@ describe('playGame', () => {
     });
     expect(game.end).toBe('stopped');
     expect(game.moves).toBe(10);
+  });
+
+  it('with a time bank, offers each search what earlier moves left (at most factor − 1 budgets) and counts the moves that took it', async () => {
+    const offered: (number | undefined)[] = [];
+    const choose = (grid: Grid, options: SearchOptions): Promise<MoveChoice> => {
+      offered.push(options.extraMs);
+      const move = legalMoves(grid)[0];
+      // Instant: each move leaves its whole budget; every third one says it took extra time.
+      return Promise.resolve({ strategy: 'expectimax', move, values: { [move]: 1 }, depth: 3, nodes: 1, ms: 0, ...(offered.length % 3 === 0 ? { extended: true } : {}) });
+    };
+    const game = await playGame(0, 1, { strategy: 'expectimax', options: { timeMs: 50 }, target: 64, bank: 3 }, { choose });
+    expect(offered[0]).toBeUndefined(); // nothing banked before the first move
+    expect(offered[1]).toBeGreaterThan(40);
+    expect(offered[1]).toBeLessThanOrEqual(50);
+    expect(offered[2]).toBeGreaterThan(90);
+    for (const extra of offered.slice(3)) expect(extra).toBe(100);
+    expect(game.extendedMoves).toBe(Math.floor(game.moves / 3));
+    const without = await playGame(0, 1, { strategy: 'expectimax', options: { timeMs: 50 }, target: 64 }, { choose: (grid, options) => {
+      expect(options.extraMs).toBeUndefined();
+      return choose(grid, options);
+    } });
+    expect(without.extendedMoves).toBeUndefined();
   });
 });

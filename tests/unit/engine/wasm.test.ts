@@ -11,7 +11,7 @@ import { HEUR, OUT, SHALLOW_WEIGHTS, REFERENCE_WEIGHTS, executeMove, heuristic, 
 import { getStrategy, installWasmCore, instantiateWasmCore, instantiateWasmCoreAsync } from '../../../src/engine/index';
 import { useCoreFourCut, useCoreWeights } from '../../../src/engine/wasm/core';
 import type { Grid, WasmCore } from '../../../src/engine/index';
-import { FOUR_CUT, referenceSearch } from '../../../src/engine/strategies/expectimax';
+import { FOUR_CUT, referenceSearch, setRecentDepth, worthExtending } from '../../../src/engine/strategies/expectimax';
 import { WASM_FILE } from '../../../scripts/build-wasm.mjs';
 
 let core: WasmCore;
@@ -360,5 +360,51 @@ describe('expectimax strategy with the WebAssembly core', () => {
     expect(choice.depth).toBeGreaterThanOrEqual(1);
     expect(choice.move).not.toBeNull();
     expect(choice.ms).toBeLessThan(300);
+  });
+
+  // A late-game board: many distinct tiles, so a layer costs milliseconds and 1 ms stops the search early.
+  const crowded: Grid = { rows: 4, cols: 4, cells: [16384, 8192, 4096, 1024, 4, 8, 16, 256, 2, 4, 8, 2, 0, 2, 0, 2] };
+
+  it('takes options.extraMs on a move it finds hard, deeper than its budget alone, and says so', async () => {
+    installWasmCore(core);
+    core.ttConfigure(21, false);
+    // Recent searches reached 16 layers: one stopped within 1 ms is far short of them, so a hard move.
+    setRecentDepth(16);
+    const alone = await getStrategy('expectimax').chooseMove(crowded, { timeMs: 1 });
+    core.ttNewGeneration();
+    setRecentDepth(16);
+    const extended = await getStrategy('expectimax').chooseMove(crowded, { timeMs: 1, extraMs: 150 });
+    setRecentDepth(8);
+    expect(alone.extended).toBeUndefined();
+    expect(extended.extended).toBe(true);
+    expect(extended.depth).toBeGreaterThan(alone.depth);
+    // The extension moves the hard stop 150 ms later, no further (generous bounds for a loaded machine).
+    expect(extended.ms).toBeGreaterThan(1);
+    expect(extended.ms).toBeLessThan(1 + 150 + 250);
+  });
+
+  it('ignores a missing, negative or non-finite extraMs', async () => {
+    installWasmCore(core);
+    for (const extraMs of [0, -50, Number.NaN, Infinity]) {
+      core.ttNewGeneration();
+      setRecentDepth(16);
+      const choice = await getStrategy('expectimax').chooseMove(crowded, { timeMs: 1, extraMs });
+      expect(choice.extended).toBeUndefined();
+      expect(choice.move).not.toBeNull();
+    }
+    setRecentDepth(8);
+  });
+});
+
+describe('worthExtending: when a search that spent its budget gets more time', () => {
+  it('extends below depth 3, a layer short of the recent depth, or when the best move changed at the last depth', () => {
+    const values = [{}, { up: 1, left: 2 }, { up: 1, left: 2 }, { up: 1, left: 2 }, { up: 3, left: 2 }, { up: 3, left: 2 }];
+    expect(worthExtending(values, 2, 2)).toBe(true);
+    expect(worthExtending(values, 3, 3)).toBe(false);
+    expect(worthExtending(values, 4, 4)).toBe(true); // left → up at depth 4
+    expect(worthExtending(values, 5, 5)).toBe(false);
+    expect(worthExtending(values, 5, 6)).toBe(false); // one layer short is not a big tree yet
+    expect(worthExtending(values, 5, 6.5)).toBe(true);
+    expect(worthExtending(values, 3, 8)).toBe(true);
   });
 });

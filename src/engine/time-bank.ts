@@ -1,0 +1,33 @@
+/**
+ * A game's time bank: each move is given `budgetMs`; what a move leaves unspent is banked, and a move the
+ * search finds hard may draw on the bank up to `factor` times the budget in all (SearchOptions.extraMs).
+ * So a game's mean think time stays within its budget while its hard moves get more than their share.
+ * Pure: the CLI's game loop keeps one per game.
+ */
+export class TimeBank {
+  private banked = 0;
+
+  /** budgetMs: the time per move (options.timeMs); factor: the most a move may take, in budgets (≥ 1). */
+  constructor(
+    readonly budgetMs: number,
+    readonly factor: number,
+  ) {
+    if (!(budgetMs > 0) || !Number.isFinite(budgetMs)) throw new RangeError(`TimeBank: the budget must be a positive number of ms, not ${budgetMs}`);
+    if (!(factor >= 1) || !Number.isFinite(factor)) throw new RangeError(`TimeBank: the factor must be a number ≥ 1, not ${factor}`);
+  }
+
+  /** The time saved so far, ms. */
+  get balanceMs(): number {
+    return this.banked;
+  }
+
+  /** What the next move may take beyond its budget: the bank, at most (factor − 1) budgets. */
+  extraMs(): number {
+    return Math.min(this.banked, (this.factor - 1) * this.budgetMs);
+  }
+
+  /** A move took `tookMs`: bank what it left of its budget, or pay what it took beyond. */
+  record(tookMs: number): void {
+    if (Number.isFinite(tookMs) && tookMs >= 0) this.banked = Math.max(0, this.banked + this.budgetMs - tookMs);
+  }
+}
