@@ -1,6 +1,7 @@
 /**
  * A game's time bank: each move is given `budgetMs`; what a move leaves unspent is banked, and a move the
- * search finds hard may draw on the bank up to `factor` times the budget in all (SearchOptions.extraMs).
+ * search finds hard may take `factor` times the budget in all once the bank holds the difference
+ * (SearchOptions.extraMs).
  * So a game's mean think time stays within its budget while its hard moves get more than their share.
  * Pure: the CLI's game loop keeps one per game.
  */
@@ -21,9 +22,14 @@ export class TimeBank {
     return this.banked;
   }
 
-  /** What the next move may take beyond its budget: the bank, at most (factor − 1) budgets. */
+  /**
+   * What the next move may take beyond its budget: (factor − 1) budgets once the bank holds them, nothing
+   * before. Whole extensions for a few hard moves: spread thin over many moves (each taking what was
+   * banked since the last) the same time did no better (README, "A time bank per game").
+   */
   extraMs(): number {
-    return Math.min(this.banked, (this.factor - 1) * this.budgetMs);
+    const whole = (this.factor - 1) * this.budgetMs;
+    return this.banked >= whole ? whole : 0;
   }
 
   /** A move took `tookMs`: bank what it left of its budget, or pay what it took beyond. */

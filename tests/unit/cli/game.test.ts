@@ -61,7 +61,7 @@ describe('playGame', () => {
     expect(game.moves).toBe(10);
   });
 
-  it('with a time bank, offers each search what earlier moves left (at most factor − 1 budgets) and counts the moves that took it', async () => {
+  it('with a time bank, offers a search factor − 1 budgets once earlier moves have left that much, and counts the moves that took it', async () => {
     const offered: (number | undefined)[] = [];
     const choose = (grid: Grid, options: SearchOptions): Promise<MoveChoice> => {
       offered.push(options.extraMs);
@@ -70,10 +70,9 @@ describe('playGame', () => {
       return Promise.resolve({ strategy: 'expectimax', move, values: { [move]: 1 }, depth: 3, nodes: 1, ms: 0, ...(offered.length % 3 === 0 ? { extended: true } : {}) });
     };
     const game = await playGame(0, 1, { strategy: 'expectimax', options: { timeMs: 50 }, target: 64, bank: 3 }, { choose });
-    expect(offered[0]).toBeUndefined(); // nothing banked before the first move
-    expect(offered[1]).toBeGreaterThan(40);
-    expect(offered[1]).toBeLessThanOrEqual(50);
-    expect(offered[2]).toBeGreaterThan(90);
+    // Nothing before 100 ms are banked: two instant moves leave a little less (they take a few µs).
+    expect(offered.slice(0, 2)).toEqual([undefined, undefined]);
+    expect(offered[2] ?? 100).toBe(100);
     for (const extra of offered.slice(3)) expect(extra).toBe(100);
     expect(game.extendedMoves).toBe(Math.floor(game.moves / 3));
     const without = await playGame(0, 1, { strategy: 'expectimax', options: { timeMs: 50 }, target: 64 }, { choose: (grid, options) => {

@@ -66,6 +66,11 @@ describe('mergeChoices', () => {
     expect('engine' in mergeChoices([part({}), part({})])).toBe(false);
   });
 
+  it('says extended when a part took extra time from the bank, nothing otherwise', () => {
+    expect(mergeChoices([part({ extended: true }), part({})]).extended).toBe(true);
+    expect('extended' in mergeChoices([part({}), part({})])).toBe(false);
+  });
+
   it('rejects nothing to merge and mixed strategies', () => {
     expect(() => mergeChoices([])).toThrow(RangeError);
     expect(() => mergeChoices([part({}), part({ strategy: 'greedy' })])).toThrow(RangeError);

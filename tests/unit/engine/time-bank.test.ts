@@ -2,14 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { TimeBank } from '../../../src/engine/index';
 
 describe('TimeBank: a game banks what its moves leave of their budget', () => {
-  it('starts empty and banks what each move leaves', () => {
-    const bank = new TimeBank(50, 4);
+  it('starts empty, banks what each move leaves and offers a whole extension once it holds one', () => {
+    const bank = new TimeBank(50, 3);
     expect(bank.extraMs()).toBe(0);
     bank.record(30);
     expect(bank.balanceMs).toBe(20);
-    expect(bank.extraMs()).toBe(20);
+    expect(bank.extraMs()).toBe(0); // 20 banked, an extension is 100
     bank.record(0);
-    expect(bank.extraMs()).toBe(70);
+    bank.record(10);
+    expect(bank.balanceMs).toBe(110);
+    expect(bank.extraMs()).toBe(100);
   });
 
   it('gives a move at most (factor − 1) budgets beyond its own, however much is banked', () => {
@@ -20,14 +22,15 @@ describe('TimeBank: a game banks what its moves leave of their budget', () => {
   });
 
   it('pays a long move from the bank and never goes below zero', () => {
-    const bank = new TimeBank(50, 4);
+    const bank = new TimeBank(50, 2);
     bank.record(0);
     bank.record(0);
+    expect(bank.extraMs()).toBe(50);
     bank.record(120); // 70 beyond its budget, from 100 banked
     expect(bank.balanceMs).toBe(30);
+    expect(bank.extraMs()).toBe(0);
     bank.record(500);
     expect(bank.balanceMs).toBe(0);
-    expect(bank.extraMs()).toBe(0);
   });
 
   it('with factor 1 never gives extra time', () => {
