@@ -24,8 +24,9 @@ export interface GameSettings {
    *  game's seed): the bench's --start, e.g. to play many games on from the boards where games are lost. */
   readonly start?: Grid;
   /**
-   * A time bank per game (the CLI's --bank): a move the search finds hard may take up to this many times
-   * options.timeMs, paid from what the game's earlier moves left of theirs (TimeBank, SearchOptions.extraMs).
+   * A time bank per game (the CLI's --bank): once the game's earlier moves have left this many times
+   * options.timeMs less one unspent, a move the search finds hard may take this many times options.timeMs
+   * (TimeBank, SearchOptions.extraMs).
    * Undefined: every move gets options.timeMs.
    */
   readonly bank?: number;

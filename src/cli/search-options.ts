@@ -20,8 +20,8 @@ export const SEARCH_OPTION_SPECS = {
 export const BANK_OPTION_SPECS = { bank: { type: 'string' } } as const;
 
 /** --bank's lines of play's and bench's help. */
-export const BANK_HELP = `  --bank K       expectimax: a time bank per game: a move the search finds hard may take up to K times
-                 --time-ms, paid from what earlier moves left of theirs (default: off, every move --time-ms)`;
+export const BANK_HELP = `  --bank K       expectimax: a time bank per game: once earlier moves have left K-1 times --time-ms unspent,
+                 a move the search finds hard may take K times it (default: off, every move --time-ms)`;
 
 /** --bank's range: the most a hard move may take, in budgets. */
 export const BANK_RANGE = { min: 1, max: 16 } as const;
