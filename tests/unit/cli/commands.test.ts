@@ -197,7 +197,8 @@ describe('commands that work', () => {
     expect(result.stdout).toMatch(/time bank: \d+ of \d+ moves took extra time \(up to 3 x 5 ms\)/);
     const summary = JSON.parse(lastLine(result.stdout)) as { bank: { factor: number; extendedMoves: number }; moves: number; reach: Record<string, number> };
     expect(summary.bank.factor).toBe(3);
-    expect(summary.bank.extendedMoves).toBeGreaterThanOrEqual(0);
+    // At 5 ms the early moves exhaust their search well inside the budget, so the bank fills and hard moves take it.
+    expect(summary.bank.extendedMoves).toBeGreaterThan(0);
     expect(summary.bank.extendedMoves).toBeLessThanOrEqual(summary.moves);
     expect(summary.reach['256']).toBe(1);
     const without = JSON.parse(lastLine(run('bench', ['--time-ms', '5', '--games', '1', '--seed', '3', '--target', '64', '--jobs', '1', '--json']).stdout)) as { bank: unknown };

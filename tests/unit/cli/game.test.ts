@@ -71,6 +71,8 @@ describe('playGame', () => {
     };
     const game = await playGame(0, 1, { strategy: 'expectimax', options: { timeMs: 50 }, target: 64, bank: 3 }, { choose });
     // Nothing before 100 ms are banked: two instant moves leave a little less (they take a few µs).
+    expect(offered.length).toBe(game.moves);
+    expect(game.moves).toBeGreaterThan(10);
     expect(offered.slice(0, 2)).toEqual([undefined, undefined]);
     expect(offered[2] ?? 100).toBe(100);
     for (const extra of offered.slice(3)) expect(extra).toBe(100);
