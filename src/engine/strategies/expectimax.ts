@@ -645,7 +645,10 @@ export function worthExtending(valuesByDepth: readonly MoveValues[], depth: numb
  * - the transposition table is kept across iterations and across moves (entries hold the remaining depth
  *   they were searched to, and serve any search needing no more), bounded at 32 MiB, in buckets of 4 where
  *   a new entry replaces the one with the least remaining depth, less 4 layers per decision since it was
- *   stored (ttAgeTick: each decision is one);
+ *   stored (ttAgeTick: each decision is one); an entry of an earlier decision or cut-off serves only a node
+ *   it pruned no more than (its cumulative probability over the cut-off, recorded in the entry): one of
+ *   the decision before, one move further from its root, was pruned harder, and without that rule a lower
+ *   cut-off read the higher one's values back and searched nothing;
  * - each iteration searches the root moves best first (by the previous iteration's values);
  * - the next step is one layer more, or, when a layer does not fit or adds nothing (the probability cut-off
  *   bounds the tree), the same depth with the cut-off divided by 4 (a finer step); each step's cost is

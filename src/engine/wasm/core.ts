@@ -22,10 +22,15 @@ export interface WasmCore {
   ttAgeTick(): void;
   /** Play's table in buckets of 4 (default) or, to compare, linear probing evicting the home slot. */
   ttUseBuckets(on: boolean | number): void;
-  /** Tests of the table: a board's stored value for a search needing `remaining` layers (NaN: absent). */
-  ttProbe(lo: number, hi: number, remaining: number): number;
-  /** Tests of the table: store a board's value as a chance node searched to `remaining` layers would. */
-  ttStore(lo: number, hi: number, remaining: number, value: number): void;
+  /** Play's table: entries record how hard they were pruned (the node's cumulative probability over the
+   *  cut-off) and serve only nodes they prune no more than (default); off, to compare: any node. */
+  ttUseQuality(on: boolean | number): void;
+  /** Tests of the table: a board's stored value for a search needing `remaining` layers and, in play's
+   *  buckets, a prune quality of at least `quality` (2·log2(cprob / cut-off), 0..127) (NaN: absent). */
+  ttProbe(lo: number, hi: number, remaining: number, quality: number): number;
+  /** Tests of the table: store a board's value as a chance node searched to `remaining` layers with prune
+   *  quality `quality` would. */
+  ttStore(lo: number, hi: number, remaining: number, quality: number, value: number): void;
   ttSizeLog2(): number;
   /** Value of one root move to `limit` layers; NaN when stopped at `stopAt` (ms, the host clock); `fresh`:
    *  a new table generation; `cutoff`: the probability cut-off (0 = the reference's). */
@@ -62,6 +67,7 @@ const EXPORTS = [
   'ttNewGeneration',
   'ttAgeTick',
   'ttUseBuckets',
+  'ttUseQuality',
   'ttProbe',
   'ttStore',
   'ttSizeLog2',

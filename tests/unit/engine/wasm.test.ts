@@ -278,57 +278,147 @@ describe('the play table: buckets of 4 kept across decisions, the least useful e
     return found;
   }
   const [a, b, c, d, e, f, g, h] = sameBucket(8);
-  const present = (...boards: { lo: number; hi: number }[]): boolean[] => boards.map((x) => !Number.isNaN(core.ttProbe(x.lo, x.hi, 1)));
+  const present = (...boards: { lo: number; hi: number }[]): boolean[] => boards.map((x) => !Number.isNaN(core.ttProbe(x.lo, x.hi, 1, 0)));
 
   it('answers a stored board when it was searched deep enough, replaces the shallowest in its bucket, and keeps one entry per board', () => {
     core.ttConfigure(BITS, false);
     core.ttNewGeneration();
-    core.ttStore(a.lo, a.hi, 5, 1.5);
-    core.ttStore(b.lo, b.hi, 3, 2.5);
-    core.ttStore(c.lo, c.hi, 7, 3.5);
-    core.ttStore(d.lo, d.hi, 2, 4.5);
-    expect([core.ttProbe(a.lo, a.hi, 5), core.ttProbe(b.lo, b.hi, 1), core.ttProbe(c.lo, c.hi, 7), core.ttProbe(d.lo, d.hi, 2)]).toEqual([1.5, 2.5, 3.5, 4.5]);
+    core.ttStore(a.lo, a.hi, 5, 0, 1.5);
+    core.ttStore(b.lo, b.hi, 3, 0, 2.5);
+    core.ttStore(c.lo, c.hi, 7, 0, 3.5);
+    core.ttStore(d.lo, d.hi, 2, 0, 4.5);
+    expect([core.ttProbe(a.lo, a.hi, 5, 0), core.ttProbe(b.lo, b.hi, 1, 0), core.ttProbe(c.lo, c.hi, 7, 0), core.ttProbe(d.lo, d.hi, 2, 0)]).toEqual([1.5, 2.5, 3.5, 4.5]);
     // Searched to 3 layers: no answer for a search needing 4.
-    expect(core.ttProbe(b.lo, b.hi, 4)).toBeNaN();
+    expect(core.ttProbe(b.lo, b.hi, 4, 0)).toBeNaN();
     // A fifth board of the bucket takes the place of the shallowest (d, 2 layers).
-    core.ttStore(e.lo, e.hi, 4, 5.5);
+    core.ttStore(e.lo, e.hi, 4, 0, 5.5);
     expect(present(a, b, c, d, e)).toEqual([true, true, true, false, true]);
     // The same board searched deeper replaces its own entry (no second entry): then b is the deepest but
     // one, and the next newcomer replaces e (4 layers), not b.
-    core.ttStore(b.lo, b.hi, 6, 6.5);
-    expect(core.ttProbe(b.lo, b.hi, 6)).toBe(6.5);
-    core.ttStore(f.lo, f.hi, 1, 7.5);
+    core.ttStore(b.lo, b.hi, 6, 0, 6.5);
+    expect(core.ttProbe(b.lo, b.hi, 6, 0)).toBe(6.5);
+    core.ttStore(f.lo, f.hi, 1, 0, 7.5);
     expect(present(a, b, c, e, f)).toEqual([true, true, true, false, true]);
   });
 
   it("gives an earlier decision's deep entries up to the current decision's, and forgets everything at a new generation", () => {
     core.ttConfigure(BITS, false);
     core.ttNewGeneration();
-    core.ttStore(a.lo, a.hi, 7, 1);
-    core.ttStore(b.lo, b.hi, 6, 2);
-    core.ttStore(c.lo, c.hi, 5, 3);
-    core.ttStore(d.lo, d.hi, 4, 4);
+    core.ttStore(a.lo, a.hi, 7, 0, 1);
+    core.ttStore(b.lo, b.hi, 6, 0, 2);
+    core.ttStore(c.lo, c.hi, 5, 0, 3);
+    core.ttStore(d.lo, d.hi, 4, 0, 4);
     // Within a decision a leaf entry (1 layer) replaces only the shallowest: the bucket keeps a, b, c.
-    core.ttStore(e.lo, e.hi, 1, 5);
-    core.ttStore(f.lo, f.hi, 1, 6);
+    core.ttStore(e.lo, e.hi, 1, 0, 5);
+    core.ttStore(f.lo, f.hi, 1, 0, 6);
     expect(present(a, b, c, d, e, f)).toEqual([true, true, true, false, false, true]);
     // Two decisions later (4 layers of age each) the old entries give way one by one, deepest last.
     core.ttAgeTick();
     core.ttAgeTick();
-    core.ttStore(g.lo, g.hi, 1, 7);
-    core.ttStore(h.lo, h.hi, 1, 8);
-    core.ttStore(e.lo, e.hi, 1, 5);
+    core.ttStore(g.lo, g.hi, 1, 0, 7);
+    core.ttStore(h.lo, h.hi, 1, 0, 8);
+    core.ttStore(e.lo, e.hi, 1, 0, 5);
     expect(present(a, b, c, e, f, g, h)).toEqual([true, false, false, true, false, true, true]);
-    expect(core.ttProbe(a.lo, a.hi, 7)).toBe(1);
+    expect(core.ttProbe(a.lo, a.hi, 7, 0)).toBe(1);
     // A new generation (other weights, a cut-off changed, the reference's fresh table): nothing answers,
     // and every slot is free again.
     core.ttNewGeneration();
     expect(present(a, e, g, h)).toEqual([false, false, false, false]);
-    core.ttStore(b.lo, b.hi, 1, 2);
-    core.ttStore(c.lo, c.hi, 1, 3);
-    core.ttStore(d.lo, d.hi, 1, 4);
-    core.ttStore(f.lo, f.hi, 1, 6);
+    core.ttStore(b.lo, b.hi, 1, 0, 2);
+    core.ttStore(c.lo, c.hi, 1, 0, 3);
+    core.ttStore(d.lo, d.hi, 1, 0, 4);
+    core.ttStore(f.lo, f.hi, 1, 0, 6);
     expect(present(b, c, d, f)).toEqual([true, true, true, true]);
+  });
+});
+
+describe("the play table: an entry serves only nodes it prunes no more than, across decisions and cut-offs", () => {
+  // A mid-game board: its searches to 5 layers are bounded by the cut-off, not by the depth.
+  const grid: Grid = { rows: 4, cols: 4, cells: [2, 0, 2, 0, 1024, 4, 8, 0, 4096, 128, 4, 4, 8192, 512, 16, 8] };
+  const board = (g: Grid): { lo: number; hi: number } => {
+    let lo = 0;
+    let hi = 0;
+    g.cells.forEach((v, i) => {
+      const r = v === 0 ? 0 : Math.log2(v);
+      if (i < 8) lo |= r << (4 * i);
+      else hi |= r << (4 * (i - 8));
+    });
+    return { lo: lo >>> 0, hi: hi >>> 0 };
+  };
+  const { lo, hi } = board(grid);
+  /** The four root moves' values and the move executions, searched to `depth` layers at `cutoff`. */
+  const search = (depth: number, cutoff: number, fresh: boolean): { values: number[]; executions: number } => {
+    let executions = 0;
+    const values = [0, 1, 2, 3].map((dir) => {
+      const v = core.searchRoot(lo, hi, dir, depth, Infinity, fresh && dir === 0, cutoff);
+      executions += core.lastExecutions();
+      return v;
+    });
+    return { values, executions };
+  };
+  const close = (a: number[], b: number[]): void => {
+    a.forEach((v, i) => expect(Math.abs(v - b[i])).toBeLessThanOrEqual(Math.abs(b[i]) * 1e-5));
+  };
+  afterEach(() => core.ttUseQuality(true));
+
+  it('within a decision any entry serves; after ttAgeTick only a node of no higher prune quality', () => {
+    core.ttConfigure(10, false);
+    core.ttNewGeneration();
+    core.ttStore(1, 2, 5, 10, 1.5);
+    // The same decision and cut-off: the reference's rule (depth only), whatever the node's probability.
+    expect([core.ttProbe(1, 2, 5, 10), core.ttProbe(1, 2, 5, 30), core.ttProbe(1, 2, 6, 0)]).toEqual([1.5, 1.5, NaN]);
+    core.ttAgeTick();
+    // The next decision: a node that the entry pruned harder than it would be pruned now misses.
+    expect([core.ttProbe(1, 2, 5, 9), core.ttProbe(1, 2, 5, 10), core.ttProbe(1, 2, 5, 11), core.ttProbe(1, 2, 4, 12)]).toEqual([1.5, 1.5, NaN, NaN]);
+  });
+
+  it('a lower cut-off searches again and values as a fresh search at that cut-off does', () => {
+    core.ttConfigure(21, false);
+    search(5, 1e-4, true);
+    const lower = search(5, 2.5e-5, false);
+    const fresh = search(5, 2.5e-5, true);
+    close(lower.values, fresh.values);
+    expect(lower.executions).toBeGreaterThan(fresh.executions / 2);
+    // Without qualities the lower cut-off read the higher one's values back and searched nothing.
+    core.ttUseQuality(false);
+    search(5, 1e-4, true);
+    const stale = search(5, 2.5e-5, false);
+    expect(stale.executions).toBeLessThan(fresh.executions / 100);
+  });
+
+  it("a decision's values do not depend on the table the decision before left (searched one layer deeper, so that depths match)", () => {
+    core.ttConfigure(21, false);
+    for (const dir0 of [2, 3]) {
+      // The decision before searched `parent`; `child` is parent moved in dir0 with a 2 in its first empty cell.
+      const parent = board({ ...grid, cells: grid.cells.map((v, i) => (i === 0 ? 0 : v)) });
+      core.move(parent.lo, parent.hi, dir0);
+      const moved = [core.outLo() >>> 0, core.outHi() >>> 0];
+      const cell = [...Array(16).keys()].find((i) => ((moved[i >> 3] >>> (4 * (i & 7))) & 15) === 0) ?? 0;
+      moved[cell >> 3] = (moved[cell >> 3] | (1 << (4 * (cell & 7)))) >>> 0;
+      const searchChild = (fresh: boolean): { values: number[]; executions: number } => {
+        let executions = 0;
+        const values = [0, 1, 2, 3].map((dir) => {
+          const v = core.searchRoot(moved[0], moved[1], dir, 4, Infinity, fresh && dir === 0, 1e-4);
+          executions += core.lastExecutions();
+          return v;
+        });
+        return { values, executions };
+      };
+      const afterParent = (): { values: number[]; executions: number } => {
+        for (let dir = 0; dir < 4; dir++) core.searchRoot(parent.lo, parent.hi, dir, 5, Infinity, dir === 0, 1e-4);
+        core.ttAgeTick();
+        return searchChild(false);
+      };
+      const kept = afterParent();
+      const fresh = searchChild(true);
+      expect(kept.values).toEqual(fresh.values);
+      // Without qualities the parent's entries, pruned harder, answered the child's nodes.
+      core.ttUseQuality(false);
+      const stale = afterParent();
+      expect(stale.executions).toBeLessThan(fresh.executions / 100);
+      expect(stale.values).not.toEqual(fresh.values);
+      core.ttUseQuality(true);
+    }
   });
 });
 

@@ -207,7 +207,13 @@ export function init(): void {
 }
 
 // ---- transposition table ----
-// Entry (16 bytes): board u64, stamp u32 = generation << 8 | remaining depth, value f32.
+// Entry (16 bytes): board u64, stamp u32 = generation << GEN_SHIFT | epoch << 14 | prune quality << 8 |
+// age << 5 | remaining depth, value f32. Epoch, quality and age are play's (buckets); the exact table
+// leaves them 0.
+const GEN_SHIFT: u32 = 18;
+const STAMP_LOW: u32 = (1 << GEN_SHIFT) - 1;
+/** Generations wrap (the table is zeroed) before they reach this. */
+const GEN_LIMIT: u32 = 1 << (32 - GEN_SHIFT);
 
 let ttBase: usize = 0;
 let ttLog2: u32 = 0;
@@ -256,7 +262,7 @@ export function ttConfigure(bits: u32, exact: bool): void {
 export function ttNewGeneration(): void {
   generation++;
   ttCount = 0;
-  if (generation >= 0xffffff) {
+  if (generation >= GEN_LIMIT - 1) {
     memory.fill(ttBase, 0, <usize>16 << ttLog2);
     generation = 1;
   }
@@ -266,16 +272,17 @@ export function ttSizeLog2(): u32 {
   return ttLog2;
 }
 
-/** NaN when absent or stored with less remaining depth than `remaining`. */
-@inline function ttGet(b: u64, remaining: u32): f32 {
+/** NaN when absent or stored with less remaining depth than `remaining` (play's buckets: or a lower prune
+ *  quality than `quality`). */
+@inline function ttGet(b: u64, remaining: u32, quality: u32): f32 {
   if (ASC_FEATURE_THREADS) return ttGetShared(b, remaining);
-  if (!ttExact && ttBuckets) return ttGetBucket(b, remaining);
+  if (!ttExact && ttBuckets) return ttGetBucket(b, remaining, quality);
   let i = ttHome(b);
-  const base = generation << 8;
+  const base = generation << GEN_SHIFT;
   for (let probe: u32 = 0; ; probe++) {
     const at = ttBase + (<usize>i << 4);
     const stamp = load<u32>(at, 8);
-    if ((stamp & ~0xff) != base) return NaN;
+    if ((stamp & ~STAMP_LOW) != base) return NaN;
     if (load<u64>(at) == b) return (stamp & 0x1f) >= remaining ? load<f32>(at, 12) : NaN;
     if (!ttExact && probe >= PROBE_LIMIT) return NaN;
     i = (i + 1) & ttMask;
@@ -283,22 +290,22 @@ export function ttSizeLog2(): u32 {
   return NaN;
 }
 
-function ttPut(b: u64, remaining: u32, value: f32): void {
+function ttPut(b: u64, remaining: u32, quality: u32, value: f32): void {
   if (ASC_FEATURE_THREADS) {
     ttPutShared(b, remaining, value);
     return;
   }
   if (!ttExact && ttBuckets) {
-    ttPutBucket(b, remaining, value);
+    ttPutBucket(b, remaining, quality, value);
     return;
   }
   let i = ttHome(b);
   const first = i;
-  const base = generation << 8;
+  const base = generation << GEN_SHIFT;
   for (let probe: u32 = 0; ; probe++) {
     const at = ttBase + (<usize>i << 4);
     const stamp = load<u32>(at, 8);
-    if ((stamp & ~0xff) != base) {
+    if ((stamp & ~STAMP_LOW) != base) {
       store<u64>(at, b);
       store<u32>(at, base | remaining, 8);
       store<f32>(at, value, 12);
@@ -346,28 +353,30 @@ const AGE_PENALTY: i32 = 4;
 /** Play: a new decision begins (entries stored before it age by one). */
 export function ttAgeTick(): void {
   ttAge = (ttAge + 1) & 7;
+  epoch = (epoch + 1) & EPOCH_MASK;
 }
 
 @inline function bucketOf(b: u64): usize {
   return ttBase + (<usize>(ttHome(b) & ~(<u64>3)) << 4);
 }
 
-function ttGetBucket(b: u64, remaining: u32): f32 {
+function ttGetBucket(b: u64, remaining: u32, quality: u32): f32 {
   const at0 = bucketOf(b);
   for (let k: usize = 0; k < 64; k += 16) {
     const at = at0 + k;
     if (load<u64>(at) == b) {
       const stamp = load<u32>(at, 8);
-      if ((stamp & ~0xff) != generation << 8) return NaN;
-      return (stamp & 0x1f) >= remaining ? load<f32>(at, 12) : NaN;
+      if ((stamp & ~STAMP_LOW) != generation << GEN_SHIFT) return NaN;
+      if ((stamp & 0x1f) < remaining) return NaN;
+      return ((stamp >> 14) & EPOCH_MASK) == epoch || ((stamp >> 8) & QUALITY_MASK) >= quality ? load<f32>(at, 12) : NaN;
     }
   }
   return NaN;
 }
 
-function ttPutBucket(b: u64, remaining: u32, value: f32): void {
+function ttPutBucket(b: u64, remaining: u32, quality: u32, value: f32): void {
   const at0 = bucketOf(b);
-  const base = generation << 8;
+  const base = generation << GEN_SHIFT;
   let victim = at0;
   let least = i32.MAX_VALUE;
   for (let k: usize = 0; k < 64; k += 16) {
@@ -377,26 +386,26 @@ function ttPutBucket(b: u64, remaining: u32, value: f32): void {
       victim = at;
       break;
     }
-    const score = (stamp & ~0xff) != base ? i32.MIN_VALUE : <i32>(stamp & 0x1f) - AGE_PENALTY * <i32>((ttAge - (stamp >> 5)) & 7);
+    const score = (stamp & ~STAMP_LOW) != base ? i32.MIN_VALUE : <i32>(stamp & 0x1f) - AGE_PENALTY * <i32>((ttAge - (stamp >> 5)) & 7);
     if (score < least) {
       least = score;
       victim = at;
     }
   }
   store<u64>(victim, b);
-  store<u32>(victim, base | (ttAge << 5) | remaining, 8);
+  store<u32>(victim, base | (epoch << 14) | (quality << 8) | (ttAge << 5) | remaining, 8);
   store<f32>(victim, value, 12);
 }
 
 /** The table's value for a board (as a chance node needing `remaining` layers would read it), NaN when
  *  absent: for tests of the table itself. */
-export function ttProbe(lo: u32, hi: u32, remaining: u32): f32 {
-  return ttGet(boardOf(lo, hi), remaining);
+export function ttProbe(lo: u32, hi: u32, remaining: u32, quality: u32): f32 {
+  return ttGet(boardOf(lo, hi), remaining, quality);
 }
 
 /** Store a board's value as a chance node searched to `remaining` layers would: for tests of the table. */
-export function ttStore(lo: u32, hi: u32, remaining: u32, value: f32): void {
-  ttPut(boardOf(lo, hi), remaining, value);
+export function ttStore(lo: u32, hi: u32, remaining: u32, quality: u32, value: f32): void {
+  ttPut(boardOf(lo, hi), remaining, quality <= QUALITY_MASK ? quality : QUALITY_MASK, value);
 }
 
 // Shared build: entry = (board ^ data u64, data u64 = value bits << 32 | generation << 8 | remaining).
@@ -485,15 +494,15 @@ function ttGrow(): void {
   const scratch = ttBase + oldSize;
   ensureMemory(scratch + newSize);
   memory.fill(scratch, 0, newSize);
-  const base = generation << 8;
+  const base = generation << GEN_SHIFT;
   const shift = 64 - <u64>bits;
   const mask = (<u64>1 << bits) - 1;
   for (let at = ttBase; at < ttBase + oldSize; at += 16) {
     const stamp = load<u32>(at, 8);
-    if ((stamp & ~0xff) != base) continue;
+    if ((stamp & ~STAMP_LOW) != base) continue;
     const b = load<u64>(at);
     let i = (b * 0x9e3779b97f4a7c15) >> shift;
-    while ((load<u32>(scratch + (<usize>i << 4), 8) & ~0xff) == base) i = (i + 1) & mask;
+    while ((load<u32>(scratch + (<usize>i << 4), 8) & ~STAMP_LOW) == base) i = (i + 1) & mask;
     memory.copy(scratch + (<usize>i << 4), at, 16);
   }
   memory.copy(ttBase, scratch, newSize);
@@ -533,10 +542,47 @@ export function setExecutionLimit(limit: f64): void {
 function startSearch(limit: i32, cutoff: f32, stopAt: f64): void {
   depthLimit = limit;
   threshold = cutoff > 0 ? cutoff : REFERENCE_THRESHOLD;
+  inverseThreshold = <f32>1 / threshold;
+  if (threshold != epochCutoff) {
+    epochCutoff = threshold;
+    epoch = (epoch + 1) & EPOCH_MASK;
+  }
   curDepth = 0;
   deadline = stopAt;
   stopped = false;
   nextCheck = executionLimit < CHECK_EXECUTIONS ? executionLimit + 1 : CHECK_EXECUTIONS;
+}
+
+// Play's table keeps entries across searches and across cut-offs, and a chance node's value depends on how
+// far below it the cut-off prunes: on its cumulative probability over the cut-off. An entry records that
+// ratio (its prune quality, in half steps of log2) and serves only a node it prunes no more than (a node of
+// equal or lower ratio). Otherwise an entry of the previous decision, whose nodes were one move further from
+// their root and so pruned harder, would serve this one, and a lower cut-off would read the values of the
+// higher one back (and search nothing).
+
+const QUALITY_MASK: u32 = 0x3f;
+let inverseThreshold: f32 = <f32>1 / REFERENCE_THRESHOLD;
+/** Play: entries carry their prune quality (off: every entry serves any node needing no more depth). */
+let qualityOn = true;
+
+export function ttUseQuality(on: bool): void {
+  qualityOn = on;
+}
+
+/** Play: the searches of one decision at one cut-off (mod 16), ticked by ttAgeTick and by a search whose
+ *  cut-off differs from the last one's. Within an epoch an entry serves any node (as the reference's
+ *  table does: a transposition reached by paths of different probability); across epochs only nodes it
+ *  prunes no more than. */
+let epoch: u32 = 0;
+let epochCutoff: f32 = 0;
+const EPOCH_MASK: u32 = 0xf;
+
+/** 2·log2(cprob / threshold) rounded down, within 0..QUALITY_MASK (cprob >= 1e-9: at most 60); 0 when qualities are off
+ *  or in the exact table (the reference ignores how a cached value was pruned). */
+@inline function qualityOf(cprob: f32): u32 {
+  if (!qualityOn || ttExact || ASC_FEATURE_THREADS) return 0;
+  const q = <i32>(reinterpret<u32>(cprob * inverseThreshold) >> 22) - 254;
+  return q <= 0 ? 0 : q >= <i32>QUALITY_MASK ? QUALITY_MASK : <u32>q;
 }
 
 /** Shared build: a helper thread searches the cells last to first, so that it and the thread it helps
@@ -560,10 +606,11 @@ function chance(b: u64, cprob: f32): f32 {
   if (stopped) return 0;
   const remaining = <u32>(depthLimit - curDepth);
   const cache = curDepth < CACHE_DEPTH_LIMIT;
+  const quality = qualityOf(cprob);
   // The root chance node is always expanded: with the table kept across searches it may hold the root's
   // value from an earlier search (a fresh table, as in the reference configuration, never does).
   if (cache && curDepth > 0) {
-    const cached = ttGet(b, remaining);
+    const cached = ttGet(b, remaining, quality);
     if (cached == cached) return cached;
   }
   let mask = emptyMask(b);
@@ -601,7 +648,7 @@ function chance(b: u64, cprob: f32): f32 {
     }
   }
   res = res / open;
-  if (cache) ttPut(b, remaining, res);
+  if (cache) ttPut(b, remaining, quality, res);
   return res;
 }
 
