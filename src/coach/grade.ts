@@ -29,6 +29,7 @@
  * Accuracy of one move = 100 × (1 − min(1, loss / blunder threshold)): 100 for the best move, 0 for a
  * blunder; the accuracy of a game is the mean over its graded moves.
  */
+import { DIRECTIONS } from '../engine/types';
 import type { Direction, MoveValues, StrategyName } from '../engine/types';
 
 export const GRADES = ['best', 'good', 'inaccuracy', 'mistake', 'blunder'] as const;
@@ -62,8 +63,11 @@ export interface MoveGrade {
 /** The best move of a search's values and its value (null when no move has a finite value). */
 export function bestOf(values: MoveValues): { move: Direction; value: number } | null {
   let best: { move: Direction; value: number } | null = null;
-  for (const [move, value] of Object.entries(values) as [Direction, number][]) {
-    if (!Number.isFinite(value)) continue;
+  // In direction order, as the engine picks its move (a tie goes to the first), whatever order the values
+  // were merged in.
+  for (const move of DIRECTIONS) {
+    const value = values[move];
+    if (value === undefined || !Number.isFinite(value)) continue;
     if (!best || value > best.value) best = { move, value };
   }
   return best;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { getStrategy } from '../../../src/engine/index';
 import type { Direction, Grid, MoveValues } from '../../../src/engine/types';
-import { GRADE_SCALE, GRADE_THRESHOLDS, GradeTally, gradeMove, gradeOfLoss, isGradable, relativeLoss } from '../../../src/coach/grade';
+import { GRADE_SCALE, GRADE_THRESHOLDS, GradeTally, bestOf, gradeMove, gradeOfLoss, isGradable, relativeLoss } from '../../../src/coach/grade';
+import { bestOf as engineBest } from '../../../src/engine/strategies/common';
 
 function grid(cells: number[]): Grid {
   return { rows: 4, cols: 4, cells };
@@ -12,6 +13,20 @@ async function searched(board: Grid): Promise<MoveValues> {
   const choice = await getStrategy('expectimax').chooseMove(board, { depth: 2 });
   return choice.values;
 }
+
+describe('the best move of a search', () => {
+  it('breaks a tie as the engine does (first in direction order), whatever order the values were merged in', () => {
+    const orders: MoveValues[] = [
+      { right: 5, left: 5, down: 1, up: 2 },
+      { left: 5, right: 5 },
+      { down: 3, up: 3, left: 1 },
+    ];
+    for (const values of orders) expect(bestOf(values)?.move).toBe(engineBest(values));
+    expect(bestOf({ right: 5, left: 5 })).toEqual({ move: 'left', value: 5 });
+    expect(bestOf({ up: Number.NaN, down: 1 })).toEqual({ move: 'down', value: 1 });
+    expect(bestOf({})).toBeNull();
+  });
+});
 
 describe('grading on hand-made positions (real expectimax search, depth 2)', () => {
   // Big tiles along the bottom row, largest in the corner: pushing up breaks the chain.
