@@ -247,6 +247,8 @@ export class Coach {
         if (observation.from !== null) {
           this.resyncs += 1;
           if (looksLikeNewGame(observation.from, observation.to)) this.newGame();
+          // The replay ends on the board shown, even if this game ends here.
+          else this.replay.sync(observation.to);
         }
         this.lastReading = reading;
         this.clearSuggestion();

@@ -109,18 +109,27 @@ export class ReplayRecorder {
   /** One move played. The first one fixes the start board. */
   add(step: TracedMove): void {
     if (this.start === null) this.start = copyGrid(step.before);
-    else if (this.current && !sameGrid(this.current, step.before)) {
-      // The page changed between moves (the person moved, an undo): mark the previous move as a resync.
-      const last = this.dirs.length - 1;
-      this.spawns[last] = RESYNC;
-      this.resyncs[String(last)] = [...step.before.cells];
-    }
+    // The page changed between moves (the person moved, an undo): the previous move ends on what it showed.
+    else this.sync(step.before);
     this.dirs.push(DIRECTIONS.indexOf(step.move));
     const spawn = spawnByte(step.before, step.move, step.after);
     this.spawns.push(spawn);
     if (spawn === RESYNC) this.resyncs[String(this.dirs.length - 1)] = [...step.after.cells];
     this.thinks.push(Math.max(0, Math.min(65_535, Math.round(step.thinkMs ?? 0))));
     this.current = copyGrid(step.after);
+  }
+
+  /**
+   * The page shows `board`, which no recorded move explains (two moves could have, an undo, a change behind
+   * the game's back): the last move is marked a resync ending on it, so the replay ends on what the page
+   * shows even when no move follows. Nothing before the first move (the first move fixes the start).
+   */
+  sync(board: Grid): void {
+    if (this.current === null || this.dirs.length === 0 || sameGrid(this.current, board)) return;
+    const last = this.dirs.length - 1;
+    this.spawns[last] = RESYNC;
+    this.resyncs[String(last)] = [...board.cells];
+    this.current = copyGrid(board);
   }
 
   /** The replay of the game so far, and a fresh recorder; null when no move was played. */

@@ -101,6 +101,21 @@ describe('ReplayRecorder → replayFrames', () => {
     expect(frames[2].board.cells).toEqual(steps[2].after.cells);
   });
 
+  it('a board no move explains, shown last (sync), ends the replay; the same board or no move yet changes nothing', () => {
+    const { steps } = playGame(8, 6);
+    const recorder = new ReplayRecorder();
+    recorder.sync(steps[0].before);
+    steps.slice(0, 3).forEach((s) => recorder.add(s));
+    recorder.sync(steps[2].after);
+    expect(replayFrames(recorder.snapshot()!).at(-1)!.board.cells).toEqual(steps[2].after.cells);
+    // The person's move the coach could not tell (two moves explain it): the page shows steps[3].after.
+    recorder.sync(steps[3].after);
+    const frames = replayFrames(recorder.finish()!);
+    expect(frames).toHaveLength(4);
+    expect(frames[2].board.cells).toEqual(steps[1].after.cells);
+    expect(frames[3].board.cells).toEqual(steps[3].after.cells);
+  });
+
   it('no move, no replay', () => {
     expect(new ReplayRecorder().finish()).toBeNull();
   });
