@@ -372,6 +372,18 @@ describe("the play table: an entry serves only nodes it prunes no more than, acr
     expect([core.ttProbe(1, 2, 5, 9), core.ttProbe(1, 2, 5, 10), core.ttProbe(1, 2, 5, 11), core.ttProbe(1, 2, 4, 12)]).toEqual([1.5, 1.5, NaN, NaN]);
   });
 
+  it('keeps answering right when the generations wrap (every 1 023 fresh searches the table is zeroed)', () => {
+    core.ttConfigure(10, false);
+    core.ttNewGeneration();
+    core.ttStore(1, 2, 5, 10, 1.5);
+    for (let i = 0; i < 1100; i++) {
+      core.ttNewGeneration();
+      expect(core.ttProbe(1, 2, 1, 0)).toBeNaN();
+      core.ttStore(3, 4, 2, 0, i);
+      expect(core.ttProbe(3, 4, 2, 0)).toBe(i);
+    }
+  });
+
   it('a lower cut-off searches again and values as a fresh search at that cut-off does', () => {
     core.ttConfigure(21, false);
     search(5, 1e-4, true);
