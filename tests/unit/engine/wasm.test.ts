@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { HEUR, OUT, SHALLOW_WEIGHTS, REFERENCE_WEIGHTS, executeMove, heuristic, heuristicWeights, useHeuristicWeights } from '../../../src/engine/board';
+import { HEUR, OUT, SHALLOW_WEIGHTS, REFERENCE_WEIGHTS, executeMove, fromGrid, heuristic, heuristicWeights, useHeuristicWeights } from '../../../src/engine/board';
 import { getStrategy, installWasmCore, instantiateWasmCore, instantiateWasmCoreAsync } from '../../../src/engine/index';
 import { useCoreFourCut, useCoreWeights } from '../../../src/engine/wasm/core';
 import type { Grid, WasmCore } from '../../../src/engine/index';
@@ -336,14 +336,8 @@ describe("the play table: an entry serves only nodes it prunes no more than, acr
   // A mid-game board: its searches to 5 layers are bounded by the cut-off, not by the depth.
   const grid: Grid = { rows: 4, cols: 4, cells: [2, 0, 2, 0, 1024, 4, 8, 0, 4096, 128, 4, 4, 8192, 512, 16, 8] };
   const board = (g: Grid): { lo: number; hi: number } => {
-    let lo = 0;
-    let hi = 0;
-    g.cells.forEach((v, i) => {
-      const r = v === 0 ? 0 : Math.log2(v);
-      if (i < 8) lo |= r << (4 * i);
-      else hi |= r << (4 * (i - 8));
-    });
-    return { lo: lo >>> 0, hi: hi >>> 0 };
+    fromGrid(g);
+    return { lo: OUT[0] >>> 0, hi: OUT[1] >>> 0 };
   };
   const { lo, hi } = board(grid);
   /** The four root moves' values and the move executions, searched to `depth` layers at `cutoff`. */
