@@ -11,13 +11,13 @@
  */
 import type { Direction } from '../types';
 
-export const FORMATION_NAMES = ['rows8', 'block6', 'tiny3', 'tiny4'] as const;
+export const FORMATION_NAMES = ['rows8', 'block6', 'snake7', 'snake8', 'snake9', 'tiny3', 'tiny4'] as const;
 export type FormationName = (typeof FORMATION_NAMES)[number];
 
 export interface Formation {
   readonly name: FormationName;
   readonly description: string;
-  /** The fixed cells; the anchor is one of them. */
+  /** The fixed cells along the snake, from the corner (the biggest tile) to the anchor, the last. */
   readonly fixed: readonly number[];
   readonly anchor: number;
   /** Free cells in index-digit order (the first `chunkCells` form the offset within a chunk). */
@@ -47,6 +47,36 @@ export const FORMATIONS: Readonly<Record<FormationName, Formation>> = {
     free: [12, 13, 14, 15, 3, 7, 8, 9, 10, 11],
     goalCells: [8],
     chunkCells: 3,
+  },
+  // A three-wide snake (README "Where the 32768 build dies": defined and measured, not built by default): the big tiles run
+  // 0 1 2 / 6 5 4 / 8 9 10 in a 3x3 corner block; the first 7, 8 or 9 of them are fixed, the anchor last, and
+  // the goal is either free cell next to the anchor (the next cell of the snake, or the one outside the block).
+  snake7: {
+    name: 'snake7',
+    description: 'the 7 biggest tiles snake three wide through a 3x3 corner block; the next tile is built beside the anchor',
+    fixed: [0, 1, 2, 6, 5, 4, 8],
+    anchor: 8,
+    free: [3, 7, 15, 11, 14, 13, 10, 9, 12],
+    goalCells: [9, 12],
+    chunkCells: 3,
+  },
+  snake8: {
+    name: 'snake8',
+    description: 'the 8 biggest tiles snake three wide through a 3x3 corner block; the next tile is built beside the anchor',
+    fixed: [0, 1, 2, 6, 5, 4, 8, 9],
+    anchor: 9,
+    free: [3, 7, 12, 15, 11, 14, 10, 13],
+    goalCells: [10, 13],
+    chunkCells: 2,
+  },
+  snake9: {
+    name: 'snake9',
+    description: 'the 9 biggest tiles fill a 3x3 corner block in a three-wide snake; the next tile is built beside the anchor',
+    fixed: [0, 1, 2, 6, 5, 4, 8, 9, 10],
+    anchor: 10,
+    free: [3, 7, 12, 13, 15, 11, 14],
+    goalCells: [11, 14],
+    chunkCells: 2,
   },
   // A tiny formation for tests: 13 fixed cells, the anchor at (3, 0), the other 3 cells of the bottom row free.
   tiny3: {
@@ -200,17 +230,22 @@ export const REAL_DIRECTIONS: readonly (readonly Direction[])[] = ORIENTATIONS.m
 
 /**
  * Does the (canonical) board fit the table? The anchor holds the goal rank, the other fixed tiles are
- * distinct and bigger, every free cell is within its cap. Returns the free cells' ranks or null.
+ * bigger and decrease along the formation's snake, every free cell is within its cap. Returns the free
+ * cells' ranks or null.
  */
 export function freeRanksIfFits(spec: TableSpec, canonical: readonly number[]): number[] | null {
   const formation = FORMATIONS[spec.formation];
   if (canonical[formation.anchor] !== spec.goal) return null;
-  const seen = new Set<number>();
+  // The big tiles decrease along the snake (formation.fixed lists it from the corner to the anchor): then the
+  // goal tile merging into the anchor keeps the chain in order, and a chain of equal tiles collapses. A set of
+  // big tiles out of order fits the small game too, but winning it builds nothing the game can use (measured:
+  // README "The small game").
+  let above = Infinity;
   for (const cell of formation.fixed) {
     const r = canonical[cell]!;
     if (cell !== formation.anchor && r <= spec.goal) return null;
-    if (seen.has(r)) return null;
-    seen.add(r);
+    if (r >= above) return null;
+    above = r;
   }
   const ranks: number[] = [];
   let sum = 0;

@@ -42,8 +42,9 @@ describe('endgame table cache', () => {
     try {
       // tiny4 (canonical): two 16s in row 2's free cells, one left move from the goal (32 next to the anchor).
       const cells = new Array<number>(16).fill(0);
-      let big = 64;
-      for (const cell of FORMATIONS.tiny4.fixed) cells[cell] = cell === FORMATIONS.tiny4.anchor ? 32 : (big *= 2);
+      // The big tiles decrease along the snake to the anchor (32).
+      const fixed = FORMATIONS.tiny4.fixed;
+      fixed.forEach((cell, i) => (cells[cell] = 32 * 2 ** (fixed.length - 1 - i)));
       cells[10] = 16;
       cells[11] = 16;
       const choice = tableChoice({ rows: 4, cols: 4, cells }, 0.9);
