@@ -49,11 +49,11 @@ const PATHS: Record<string, readonly number[]> = {
  * path (what a table's lookup asks, freeRanksIfFits). Null when not.
  */
 function fitGoal(ranks: readonly number[], path: readonly number[], ordered: boolean): number | null {
+  const onPath = new Set(path);
   for (const map of ORIENTATIONS) {
     const canonical = map.map((cell) => ranks[cell]!);
     const anchor = canonical[path[path.length - 1]!]!;
     if (anchor < 3) continue;
-    const onPath = new Set(path);
     const seen = new Set<number>();
     let above = Infinity;
     let fits = true;

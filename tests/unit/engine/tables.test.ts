@@ -173,9 +173,8 @@ describe('endgame table lookup in 8 orientations', () => {
 
   // tiny4 (a 2-D free block) and a three-wide snake (an L of free cells, two goal cells).
   const turned: TableSpec[] = [spec, { formation: 'snake8', goal: 4, maxSum: 24 }];
-  for (const each of turned) it(`finds the same probability and the same move, turned, in every orientation (${each.formation})`, () => {
-    const spec = each;
-    const built = each === turned[0] ? table : tableFor(each);
+  for (const spec of turned) it(`finds the same probability and the same move, turned, in every orientation (${spec.formation})`, () => {
+    const built = tableFor(spec);
     const layout = layoutOf(spec);
     let compared = 0;
     for (let chunk = 0; chunk < layout.chunkCount; chunk++) {
