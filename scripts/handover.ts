@@ -10,7 +10,7 @@
  * should take over; the CLI's --table-threshold default comes from this table (README "Endgame tables").
  */
 import type { Grid } from '../src/engine/index';
-import { ORIENTATIONS, FORMATIONS, freeRanksIfFits } from '../src/engine/tables/formation';
+import { ORIENTATIONS, FORMATIONS, anchorOf, freeRanksIfFits } from '../src/engine/tables/formation';
 import type { TableSpec } from '../src/engine/tables/formation';
 import { lookup, ranksOfGrid } from '../src/engine/tables/table';
 import { playGame } from '../src/cli/game';
@@ -34,7 +34,7 @@ function outcome(open: Open, grid: Grid): 1 | 0 | null {
   if (!ranks) return 0;
   const canonical = ORIENTATIONS[open.orientation]!.map((cell) => ranks[cell]!);
   const formation = FORMATIONS[open.spec.formation];
-  if (canonical[formation.anchor] === open.spec.goal + 1) return 1;
+  if (canonical[anchorOf(formation)] === open.spec.goal + 1) return 1;
   if (formation.goalCells.some((cell) => canonical[cell] === open.spec.goal)) return 1;
   return freeRanksIfFits(open.spec, canonical) ? null : 0;
 }

@@ -2,10 +2,10 @@
  * Endgame-table formations (issue 15): which cells of the 4x4 board hold the fixed big tiles, where the
  * next tile is built, how a table is indexed, and how a real board is looked up in the 8 orientations.
  *
- * Canonical frame: cell i = row-major index (row i >> 2, column i & 3). A formation lists its fixed cells,
- * the anchor among them (the smallest big tile, which the built tile merges into), the goal cells (free
- * cells next to the anchor) and the free cells in index-digit order. For goal rank G every free cell is
- * capped at G - 1 (a G anywhere but a goal cell is a dead end in the small game).
+ * Canonical frame: cell i = row-major index (row i >> 2, column i & 3). A formation lists its fixed cells
+ * along its snake, the last of them the anchor (the smallest big tile, which the built tile merges into:
+ * anchorOf), the goal cells (free cells next to the anchor) and the free cells in index-digit order. For
+ * goal rank G every free cell is capped at G - 1 (a G anywhere but a goal cell is a dead end in the small game).
  *
  * Pure TypeScript, no DOM.
  */
@@ -19,7 +19,6 @@ export interface Formation {
   readonly description: string;
   /** The fixed cells along the snake, from the corner (the biggest tile) to the anchor, the last. */
   readonly fixed: readonly number[];
-  readonly anchor: number;
   /** Free cells in index-digit order (the first `chunkCells` form the offset within a chunk). */
   readonly free: readonly number[];
   readonly goalCells: readonly number[];
@@ -33,7 +32,6 @@ export const FORMATIONS: Readonly<Record<FormationName, Formation>> = {
     name: 'rows8',
     description: 'the 8 biggest tiles fill the two rows along an edge; the next tile is built below the anchor',
     fixed: [0, 1, 2, 3, 7, 6, 5, 4],
-    anchor: 4,
     free: [12, 13, 14, 15, 8, 9, 10, 11],
     goalCells: [8],
     chunkCells: 2,
@@ -43,7 +41,6 @@ export const FORMATIONS: Readonly<Record<FormationName, Formation>> = {
     name: 'block6',
     description: 'the 6 biggest tiles fill a 3x2 corner block; the next tile is built below the anchor',
     fixed: [0, 1, 2, 6, 5, 4],
-    anchor: 4,
     free: [12, 13, 14, 15, 3, 7, 8, 9, 10, 11],
     goalCells: [8],
     chunkCells: 3,
@@ -55,7 +52,6 @@ export const FORMATIONS: Readonly<Record<FormationName, Formation>> = {
     name: 'snake7',
     description: 'the 7 biggest tiles snake three wide through a 3x3 corner block; the next tile is built beside the anchor',
     fixed: [0, 1, 2, 6, 5, 4, 8],
-    anchor: 8,
     free: [3, 7, 15, 11, 14, 13, 10, 9, 12],
     goalCells: [9, 12],
     chunkCells: 3,
@@ -64,7 +60,6 @@ export const FORMATIONS: Readonly<Record<FormationName, Formation>> = {
     name: 'snake8',
     description: 'the 8 biggest tiles snake three wide through a 3x3 corner block; the next tile is built beside the anchor',
     fixed: [0, 1, 2, 6, 5, 4, 8, 9],
-    anchor: 9,
     free: [3, 7, 12, 15, 11, 14, 10, 13],
     goalCells: [10, 13],
     chunkCells: 2,
@@ -73,7 +68,6 @@ export const FORMATIONS: Readonly<Record<FormationName, Formation>> = {
     name: 'snake9',
     description: 'the 9 biggest tiles fill a 3x3 corner block in a three-wide snake; the next tile is built beside the anchor',
     fixed: [0, 1, 2, 6, 5, 4, 8, 9, 10],
-    anchor: 10,
     free: [3, 7, 12, 13, 15, 11, 14],
     goalCells: [11, 14],
     chunkCells: 2,
@@ -83,7 +77,6 @@ export const FORMATIONS: Readonly<Record<FormationName, Formation>> = {
     name: 'tiny3',
     description: 'tests: 3 free cells in the bottom row, the goal at (3, 1)',
     fixed: [0, 1, 2, 3, 7, 6, 5, 4, 8, 9, 10, 11, 12],
-    anchor: 12,
     free: [13, 14, 15],
     goalCells: [13],
     chunkCells: 1,
@@ -93,12 +86,16 @@ export const FORMATIONS: Readonly<Record<FormationName, Formation>> = {
     name: 'tiny4',
     description: 'tests: the bottom-right 2x2 block free, the goal at (2, 2)',
     fixed: [0, 1, 2, 3, 7, 6, 5, 4, 8, 12, 13, 9],
-    anchor: 9,
     free: [10, 11, 14, 15],
     goalCells: [10],
     chunkCells: 2,
   },
 };
+
+/** The anchor: the last fixed cell (the smallest big tile, which the tile built beside it merges into). */
+export function anchorOf(formation: Formation): number {
+  return formation.fixed[formation.fixed.length - 1]!;
+}
 
 /** One table: a formation built for goal rank `goal` (the anchor's rank), free tiles summing to ≤ maxSum. */
 export interface TableSpec {
@@ -235,15 +232,14 @@ export const REAL_DIRECTIONS: readonly (readonly Direction[])[] = ORIENTATIONS.m
  */
 export function freeRanksIfFits(spec: TableSpec, canonical: readonly number[]): number[] | null {
   const formation = FORMATIONS[spec.formation];
-  if (canonical[formation.anchor] !== spec.goal) return null;
-  // The big tiles decrease along the snake (formation.fixed lists it from the corner to the anchor): then the
-  // goal tile merging into the anchor keeps the chain in order, and a chain of equal tiles collapses. A set of
-  // big tiles out of order fits the small game too, but winning it builds nothing the game can use (measured:
-  // README "The small game").
+  if (canonical[anchorOf(formation)] !== spec.goal) return null;
+  // The big tiles decrease along the snake (formation.fixed lists it from the corner to the anchor, so every
+  // one is bigger than the goal the anchor holds): then the goal tile merging into the anchor keeps the chain
+  // in order, and a chain of equal tiles collapses. A set of big tiles out of order fits the small game too,
+  // but winning it builds nothing the game can use (measured: README "The small game").
   let above = Infinity;
   for (const cell of formation.fixed) {
     const r = canonical[cell]!;
-    if (cell !== formation.anchor && r <= spec.goal) return null;
     if (r >= above) return null;
     above = r;
   }

@@ -9,6 +9,7 @@ import type { Direction, Grid } from '../../../src/engine/index';
 import { TableBuilder } from '../../../src/engine/tables/builder';
 import {
   FORMATIONS,
+  anchorOf,
   ORIENTATIONS,
   REAL_DIRECTIONS,
   TABLE_DIRECTIONS,
@@ -210,7 +211,7 @@ describe('endgame table lookup in 8 orientations', () => {
     const cells = canonicalCells(spec, ranksOf(spec, layout, 0, offset));
     expect(lookup([table], { rows: 4, cols: 4, cells })).not.toBeNull();
     const anchorWrong = [...cells];
-    anchorWrong[FORMATIONS.tiny4.anchor] = 2 ** (spec.goal + 1);
+    anchorWrong[anchorOf(FORMATIONS.tiny4)] = 2 ** (spec.goal + 1);
     anchorWrong[0] = 2 ** spec.goal; // two tiles of the goal value among the fixed ones, anchor not it
     expect(lookup([table], { rows: 4, cols: 4, cells: anchorWrong })).toBeNull();
     const outOfOrder = [...cells];
