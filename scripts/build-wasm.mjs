@@ -17,10 +17,15 @@ export const SHARED_MAX_PAGES = 16384;
 /** The endgame-table builder (issue 15): a second entry, assembly/tables.ts. */
 export const TABLES_WASM_FILE = join(wasmDir, 'build/tables.wasm');
 const SHARED_OPTIONS = ['--enable', 'threads', '--importMemory', '--sharedMemory', '--zeroFilledMemory', '--maximumMemory', String(SHARED_MAX_PAGES)];
+/** The network trainer (assembly/train.ts) on a shared memory of up to 4 GiB (weights and TC's sums). */
+export const TRAIN_WASM_FILE = join(wasmDir, 'build/train.wasm');
+export const TRAIN_MAX_PAGES = 65536;
+const TRAIN_OPTIONS = ['--enable', 'threads', '--importMemory', '--sharedMemory', '--zeroFilledMemory', '--maximumMemory', String(TRAIN_MAX_PAGES)];
 const ENTRIES = [
   [join(sourceDir, 'index.ts'), WASM_FILE, []],
   [join(sourceDir, 'index.ts'), SHARED_WASM_FILE, SHARED_OPTIONS],
   [join(sourceDir, 'tables.ts'), TABLES_WASM_FILE, []],
+  [join(sourceDir, 'train.ts'), TRAIN_WASM_FILE, TRAIN_OPTIONS],
 ];
 
 function newestSource() {

@@ -56,6 +56,26 @@ export class ParsedArgs {
     return parseIntegerOption(`--${name}`, text, range);
   }
 
+  /** A finite number option in [min, max]; `fallback` when absent. */
+  number(name: string, range: { min: number; max: number }, fallback?: number): number | undefined {
+    const text = this.string(name);
+    if (text === undefined) return fallback;
+    const value = text.trim() === '' ? NaN : Number(text.trim());
+    if (!Number.isFinite(value) || value < range.min || value > range.max) {
+      throw new UsageError(`--${name} must be a number between ${range.min} and ${range.max}, got "${text}"`);
+    }
+    return value;
+  }
+
+  /** One of `choices`; `fallback` when absent. */
+  choice<T extends string>(name: string, choices: readonly T[], fallback: T): T {
+    const text = this.string(name);
+    if (text === undefined) return fallback;
+    const found = choices.find((choice) => choice === text);
+    if (found === undefined) throw new UsageError(`--${name} must be one of ${choices.join(', ')}, got "${text}"`);
+    return found;
+  }
+
   strategy(name = 'strategy', fallback: StrategyName = 'expectimax'): StrategyName {
     const text = this.string(name);
     return text === undefined ? fallback : parseStrategyName(text);

@@ -15,15 +15,12 @@
  * (ttSetGeneration), one per root move of a split search (src/engine/split.ts).
  */
 
+import { ROWS, SCORE_LEFT, SCORE_RIGHT, emptyMask, fillMoveTables, movedLeft, movedRight, transpose } from "./bitboard";
+
 @external("env", "now")
 declare function hostNow(): f64;
 
-const ROWS: i32 = 65536;
-const ROW_LEFT: usize = memory.data(ROWS * 2, 64);
-const ROW_RIGHT: usize = memory.data(ROWS * 2, 64);
 const HEUR: usize = memory.data(ROWS * 4, 64);
-const SCORE_LEFT: usize = memory.data(ROWS * 4, 64);
-const SCORE_RIGHT: usize = memory.data(ROWS * 4, 64);
 
 /** The reference's cut-off: the float nearest 0.0001; searchRoot may lower it (play, time to spare). */
 const REFERENCE_THRESHOLD: f32 = <f32>0.0001;
@@ -48,7 +45,6 @@ const CHECK_EXECUTIONS: u64 = 8192;
 const PROBE_LIMIT: u32 = 12;
 /** 2^21 entries of 16 bytes = 32 MiB: the reference positions need 2^20 at most (half full). */
 const MAX_TT_LOG2: u32 = 21;
-const NIBBLE_LOW: u64 = 0x1111111111111111;
 
 // ---- tables ----
 
@@ -114,33 +110,6 @@ export function setHeuristicWeights(lost: f32, empty: f32, merges: f32, mono: f3
   for (let row: u32 = 0; row < <u32>ROWS; row++) store<f32>(HEUR + (<usize>row << 2), lineHeuristic(row));
 }
 
-/** Slide a row towards nibble 0; returns the moved row in the low 16 bits and the score above. */
-function slideLeft(row: u32): u64 {
-  let out: u32 = 0;
-  let n: u32 = 0;
-  let pending: u32 = 0;
-  let score: u64 = 0;
-  for (let i: u32 = 0; i < 4; i++) {
-    const r = (row >> (4 * i)) & 0xf;
-    if (r == 0) continue;
-    if (pending == 0) pending = r;
-    else if (pending == r) {
-      out |= (r == 15 ? 15 : r + 1) << (4 * n++);
-      score += <u64>1 << (r + 1);
-      pending = 0;
-    } else {
-      out |= pending << (4 * n++);
-      pending = r;
-    }
-  }
-  if (pending != 0) out |= pending << (4 * n);
-  return <u64>out | (score << 16);
-}
-
-function reverseRow(row: u32): u32 {
-  return ((row & 0xf) << 12) | ((row & 0xf0) << 4) | ((row >> 4) & 0xf0) | (row >> 12);
-}
-
 let tablesReady = false;
 /** Shared build: 1 once some instance has filled the tables in the shared memory. */
 const TABLES_FILLED: usize = memory.data(8, 8);
@@ -151,41 +120,16 @@ export function init(): void {
     tablesReady = true;
     return;
   }
-  for (let row: u32 = 0; row < <u32>ROWS; row++) {
-    const left = slideLeft(row);
-    const right = slideLeft(reverseRow(row));
-    store<u16>(ROW_LEFT + (<usize>row << 1), <u16>(left & 0xffff));
-    store<u16>(ROW_RIGHT + (<usize>row << 1), <u16>reverseRow(<u32>(right & 0xffff)));
-    store<u32>(SCORE_LEFT + (<usize>row << 2), <u32>(left >> 16));
-    store<u32>(SCORE_RIGHT + (<usize>row << 2), <u32>(right >> 16));
-    store<f32>(HEUR + (<usize>row << 2), lineHeuristic(row));
-  }
+  fillMoveTables();
+  for (let row: u32 = 0; row < <u32>ROWS; row++) store<f32>(HEUR + (<usize>row << 2), lineHeuristic(row));
   if (ASC_FEATURE_THREADS) atomic.store<u32>(TABLES_FILLED, 1);
   tablesReady = true;
 }
 
 // ---- board primitives ----
 
-@inline function rowLeft(r: u64): u64 {
-  return <u64>load<u16>(ROW_LEFT + (<usize>r << 1));
-}
-@inline function rowRight(r: u64): u64 {
-  return <u64>load<u16>(ROW_RIGHT + (<usize>r << 1));
-}
 @inline function heur(r: u64): f32 {
   return load<f32>(HEUR + (<usize>r << 2));
-}
-
-@inline function transpose(x: u64): u64 {
-  const a = (x & 0xf0f00f0ff0f00f0f) | ((x & 0x0000f0f00000f0f0) << 12) | ((x & 0x0f0f00000f0f0000) >> 12);
-  return (a & 0xff00ff0000ff00ff) | ((a & 0x00ff00ff00000000) >> 24) | ((a & 0x00000000ff00ff00) << 24);
-}
-
-@inline function movedLeft(b: u64): u64 {
-  return rowLeft(b & 0xffff) | (rowLeft((b >> 16) & 0xffff) << 16) | (rowLeft((b >> 32) & 0xffff) << 32) | (rowLeft(b >> 48) << 48);
-}
-@inline function movedRight(b: u64): u64 {
-  return rowRight(b & 0xffff) | (rowRight((b >> 16) & 0xffff) << 16) | (rowRight((b >> 32) & 0xffff) << 32) | (rowRight(b >> 48) << 48);
 }
 
 /** Sum of the row heuristics, in row order, in f32. */
@@ -197,13 +141,6 @@ export function init(): void {
   const rows = heurRows(b);
   const cols = heurRows(transpose(b));
   return rows + cols;
-}
-
-/** One bit (bit 0 of the nibble) per empty cell. */
-@inline function emptyMask(b: u64): u64 {
-  let x = b | (b >> 1);
-  x |= x >> 2;
-  return ~x & NIBBLE_LOW;
 }
 
 // ---- transposition table ----
