@@ -15,7 +15,7 @@ export interface Grid {
   readonly cells: readonly number[];
 }
 
-export const STRATEGY_NAMES = ['expectimax', 'montecarlo', 'minimax', 'greedy', 'priority', 'random'] as const;
+export const STRATEGY_NAMES = ['expectimax', 'network', 'montecarlo', 'minimax', 'greedy', 'priority', 'random'] as const;
 export type StrategyName = (typeof STRATEGY_NAMES)[number];
 
 export interface SearchOptions {
@@ -96,9 +96,15 @@ export interface MoveChoice {
   readonly engine?: SearchEngine;
   /** Expectimax: true when the search found the move hard and took some of options.extraMs. */
   readonly extended?: boolean;
+  /** What valued the positions: the learned network, or the heuristic (no network loaded, or not 4x4). */
+  readonly evaluation?: Evaluation;
   /** True when the move came from an endgame table (issue 15), not from a search. */
   readonly table?: boolean;
 }
+
+/** The evaluations of positions: the learned n-tuple network, or the hand-made heuristic. */
+export const EVALUATIONS = ['network', 'heuristic'] as const;
+export type Evaluation = (typeof EVALUATIONS)[number];
 
 /** The expectimax search cores: the WebAssembly core (4x4) and the TypeScript engine (any size). */
 export type SearchEngine = 'wasm' | 'ts';

@@ -55,6 +55,16 @@ export interface WasmCore {
   /** Below this cumulative probability a 4's spawn is valued as the 2's in its cell (0: never, as after
    *  instantiation and in the reference configuration). Use useCoreFourCut, which forgets the table. */
   setFourCut(cut: number): void;
+  /** Room for a network's weights at the heap base (the table moves after it): returns their address. */
+  networkReserve(shape: number, i16: boolean | number, scale: number): number;
+  /** Value leaves with the network reserved and filled (or the heuristic); forgets the table's entries. */
+  useNetwork(on: boolean | number): void;
+  /** The network's value of a board (tests: the TypeScript evaluation agrees). */
+  networkValueOf(lo: number, hi: number): number;
+  /** The best of a move's score plus its afterstate's network value; 0 when no move is legal. */
+  networkGreedy(lo: number, hi: number): number;
+  /** The module's own memory (engine.wasm); engine-shared.wasm imports the host's instead. */
+  readonly memory?: WebAssembly.Memory;
 }
 
 const EXPORTS = [
@@ -80,6 +90,10 @@ const EXPORTS = [
   'setExecutionLimit',
   'setHeuristicWeights',
   'setFourCut',
+  'networkReserve',
+  'useNetwork',
+  'networkValueOf',
+  'networkGreedy',
 ] as const;
 
 function clock(): number {

@@ -15,7 +15,8 @@
  * (ttSetGeneration), one per root move of a split search (src/engine/split.ts).
  */
 
-import { ROWS, SCORE_LEFT, SCORE_RIGHT, emptyMask, fillMoveTables, movedLeft, movedRight, transpose } from "./bitboard";
+import { ROWS, SCORE_LEFT, SCORE_RIGHT, emptyMask, fillMoveTables, movedLeft, movedRight, rowsScore, transpose } from "./bitboard";
+import { evaluateF32, evaluateI16, weightCount } from "./ntuple";
 
 @external("env", "now")
 declare function hostNow(): f64;
@@ -143,6 +144,62 @@ export function init(): void {
   return rows + cols;
 }
 
+// ---- the learned evaluation ----
+// The n-tuple network's weights sit at the heap base when one is reserved (networkReserve), and the
+// transposition table after them. With a network in use (useNetwork), a leaf is valued by the network (the
+// expected score still to come from an afterstate) and a move adds the score it makes, so a root move's value
+// is its score plus the expectation of what follows (docs: engine.md, "The learned evaluation").
+
+let networkOn = false;
+let networkShape: i32 = 0;
+let networkI16 = true;
+let networkScale: f32 = 1;
+let networkBase: usize = 0;
+let networkEnd: usize = 0;
+
+/** Where the transposition table may start: after the network's weights, if any. */
+function dynamicStart(): usize {
+  return ((networkEnd > 0 ? networkEnd : __heap_base) + 63) & ~<usize>63;
+}
+
+/**
+ * Reserve room for a network of `shape` (ntuple.ts) with i16 or f32 weights at the heap base and return its
+ * address, where the host copies the weights; the table moves after it (its entries are lost: configure or
+ * share it again). In the shared build every instance calls it with the same arguments (the same address)
+ * and one of them copies the weights. `scale`: an i16 weight's value.
+ */
+export function networkReserve(shape: i32, i16: bool, scale: f32): usize {
+  networkShape = shape;
+  networkI16 = i16;
+  networkScale = i16 ? scale : 1;
+  networkBase = (__heap_base + 63) & ~<usize>63;
+  networkEnd = networkBase + (weightCount(shape) << (i16 ? 1 : 2));
+  ensureMemory(networkEnd);
+  ttBase = 0;
+  ttLog2 = 0;
+  return networkBase;
+}
+
+/** Value leaves with the network (reserved and filled) or with the heuristic; forgets the table's entries. */
+export function useNetwork(on: bool): void {
+  networkOn = on && networkEnd > 0;
+  if (ttLog2 > 0) ttNewGeneration();
+}
+
+@inline function networkValue(b: u64): f32 {
+  return networkI16 ? <f32>evaluateI16(networkShape, b, networkBase) * networkScale : evaluateF32(networkShape, b, networkBase);
+}
+
+/** The network's value of a board (for tests: the TypeScript evaluation must agree). */
+export function networkValueOf(lo: u32, hi: u32): f32 {
+  return networkValue(<u64>lo | (<u64>hi << 32));
+}
+
+/** The best of a move's score plus its afterstate's network value (0 when no move is legal). */
+export function networkGreedy(lo: u32, hi: u32): f32 {
+  return leafMaxNetwork(<u64>lo | (<u64>hi << 32));
+}
+
 // ---- transposition table ----
 // Entry (16 bytes): board u64, stamp u32 = generation << GEN_SHIFT | epoch << 14 | prune quality << 8 |
 // age << 5 | remaining depth, value f32. Epoch, quality and age are play's (buckets); the exact table
@@ -169,7 +226,7 @@ function ensureMemory(end: usize): void {
 }
 
 function ttAllocate(bits: u32): void {
-  ttBase = (__heap_base + 63) & ~<usize>63;
+  ttBase = dynamicStart();
   ensureMemory(ttBase + (<usize>16 << bits));
   memory.fill(ttBase, 0, <usize>16 << bits);
   ttLog2 = bits;
@@ -401,7 +458,7 @@ const REGIONS: u32 = 4;
  * `clear`: zero it now (no other thread may rely on its entries then).
  */
 export function ttShare(bits: u32, clear: bool): void {
-  sharedStart = (__heap_base + 63) & ~<usize>63;
+  sharedStart = dynamicStart();
   const size = <usize>REGIONS << (bits + 4);
   ensureMemory(sharedStart + size);
   if (clear) memory.fill(sharedStart, 0, size);
@@ -539,7 +596,7 @@ export function setReverse(on: bool): void {
 }
 
 function chance(b: u64, cprob: f32): f32 {
-  if (cprob < threshold || curDepth >= depthLimit) return heuristicOf(b);
+  if (cprob < threshold || curDepth >= depthLimit) return networkOn ? networkValue(b) : heuristicOf(b);
   if (executions >= nextCheck) poll();
   if (stopped) return 0;
   const remaining = <u32>(depthLimit - curDepth);
@@ -592,6 +649,7 @@ function chance(b: u64, cprob: f32): f32 {
 
 /** A max node whose chance children all return the heuristic at once. */
 function leafMax(b: u64): f32 {
+  if (networkOn) return leafMaxNetwork(b);
   executions += 4;
   let best: f32 = 0;
   const t = transpose(b);
@@ -607,8 +665,43 @@ function leafMax(b: u64): f32 {
   return best;
 }
 
+/** With the network: the best of a move's score plus its afterstate's value. */
+function leafMaxNetwork(b: u64): f32 {
+  executions += 4;
+  let best: f32 = 0;
+  const t = transpose(b);
+  let m = movedLeft(t);
+  if (m != t) best = max<f32>(best, <f32>rowsScore(t, SCORE_LEFT) + networkValue(transpose(m)));
+  m = movedRight(t);
+  if (m != t) best = max<f32>(best, <f32>rowsScore(t, SCORE_RIGHT) + networkValue(transpose(m)));
+  m = movedLeft(b);
+  if (m != b) best = max<f32>(best, <f32>rowsScore(b, SCORE_LEFT) + networkValue(m));
+  m = movedRight(b);
+  if (m != b) best = max<f32>(best, <f32>rowsScore(b, SCORE_RIGHT) + networkValue(m));
+  return best;
+}
+
+/** With the network: the best of a move's score plus its chance node's value. */
+function maxNodeNetwork(b: u64, cprob: f32): f32 {
+  curDepth++;
+  executions += 4;
+  let best: f32 = 0;
+  const t = transpose(b);
+  let m = movedLeft(t);
+  if (m != t) best = max<f32>(best, <f32>rowsScore(t, SCORE_LEFT) + chance(transpose(m), cprob));
+  m = movedRight(t);
+  if (m != t) best = max<f32>(best, <f32>rowsScore(t, SCORE_RIGHT) + chance(transpose(m), cprob));
+  m = movedLeft(b);
+  if (m != b) best = max<f32>(best, <f32>rowsScore(b, SCORE_LEFT) + chance(m, cprob));
+  m = movedRight(b);
+  if (m != b) best = max<f32>(best, <f32>rowsScore(b, SCORE_RIGHT) + chance(m, cprob));
+  curDepth--;
+  return best;
+}
+
 function maxNode(b: u64, cprob: f32): f32 {
   if (cprob < threshold || curDepth + 1 >= depthLimit) return leafMax(b);
+  if (networkOn) return maxNodeNetwork(b, cprob);
   curDepth++;
   executions += 4;
   let best: f32 = 0;
@@ -673,7 +766,7 @@ export function lineHeuristicOf(row: u32): f32 {
  * `cutoff`: the cumulative-probability cut-off (0: the reference's, the float nearest 0.0001).
  */
 export function searchRoot(lo: u32, hi: u32, dir: i32, limit: i32, stopAt: f64, fresh: bool, cutoff: f32): f32 {
-  move(lo, hi, dir);
+  const score = move(lo, hi, dir);
   const nb = outBoard;
   executions = 0;
   if (nb == boardOf(lo, hi)) return 0;
@@ -681,6 +774,7 @@ export function searchRoot(lo: u32, hi: u32, dir: i32, limit: i32, stopAt: f64, 
   startSearch(limit, cutoff, stopAt);
   const v = chance(nb, 1);
   if (stopped) return NaN;
+  if (networkOn) return <f32>score + v;
   return <f32>(<f64>v + 1e-6);
 }
 
@@ -699,7 +793,7 @@ export function lastExecutions(): f64 {
  * order on one table, the first fresh, reproduce searchRoot's values and executions exactly.
  */
 export function searchChild(lo: u32, hi: u32, dir: i32, limit: i32, child: i32, stopAt: f64, fresh: bool, cutoff: f32): f32 {
-  move(lo, hi, dir);
+  const score = move(lo, hi, dir);
   const b = outBoard;
   executions = 0;
   if (b == boardOf(lo, hi)) return 0;
@@ -713,5 +807,6 @@ export function searchChild(lo: u32, hi: u32, dir: i32, limit: i32, child: i32, 
   const p = <f32>1 / open;
   const v = (child & 1) != 0 ? maxNode(b | (t << 1), p * P1) : maxNode(b | t, p * P9);
   if (stopped) return NaN;
-  return v;
+  // With the network the root move's score is in every child (so in their average, the root's value).
+  return networkOn ? <f32>score + v : v;
 }

@@ -1,0 +1,42 @@
+/**
+ * Network: one look ahead with the learned evaluation — each legal move valued by the score it makes plus the
+ * trained network's value of the board after it (docs: engine.md, "The learned evaluation"). No search: a move
+ * takes microseconds. Where no network is loaded, or the board is not 4x4, it plays the same one look ahead
+ * on the corner-gradient heuristic (the greedy strategy at depth 1) and says so (evaluation: 'heuristic').
+ */
+import type { Grid, MoveChoice, MoveValues, SearchOptions, Strategy } from '../types';
+import { DIRECTIONS } from '../types';
+import { OUT, executeMove, fromGrid } from '../board';
+import { evaluateBoard } from '../network/evaluate';
+import { installedNetwork, networkCore } from '../network/installed';
+import { bestOf, now, prepare } from './common';
+import { greedy } from './greedy';
+
+export const network: Strategy = {
+  name: 'network',
+  label: 'Learned network (instant)',
+  description: 'Plays the move whose score plus the trained network\u2019s value of the board after it is highest: no search, a move in microseconds.',
+  takes: [],
+  split: 'single',
+  async chooseMove(grid: Grid, options?: SearchOptions, signal?: AbortSignal): Promise<MoveChoice> {
+    const started = now();
+    const { roots } = prepare(grid, options, signal);
+    const net = installedNetwork();
+    if (!net || grid.rows !== 4 || grid.cols !== 4) {
+      const choice = await greedy.chooseMove(grid, { ...options, depth: 1, timeMs: undefined }, signal);
+      return { ...choice, strategy: 'network', evaluation: 'heuristic' };
+    }
+    const core = networkCore();
+    fromGrid(grid);
+    const lo = OUT[0];
+    const hi = OUT[1];
+    const values: MoveValues = {};
+    for (const d of roots) {
+      const score = executeMove(lo, hi, d);
+      const afterLo = OUT[0] >>> 0;
+      const afterHi = OUT[1] >>> 0;
+      values[DIRECTIONS[d]] = Math.fround(score + (core ? core.networkValueOf(afterLo, afterHi) : evaluateBoard(net, afterLo, afterHi)));
+    }
+    return { strategy: 'network', move: bestOf(values), values, depth: 1, nodes: roots.length, ms: now() - started, evaluation: 'network' };
+  },
+};

@@ -1,0 +1,32 @@
+/**
+ * Loading a network into a WebAssembly core: its weights copied into the core's memory at the address the
+ * core reserves for them, the leaves valued by it from then on (docs: engine.md, "The learned evaluation").
+ */
+import type { Network } from '../network/format';
+import { shapeId } from '../network/shapes';
+import type { WasmCore } from './core';
+
+const coreNetworks = new WeakMap<WasmCore, Network>();
+
+/**
+ * Put `network` in `core`'s memory (`memory`: the shared memory of engine-shared.wasm; the core's own by
+ * default) and evaluate with it. In a shared memory every thread's core calls this; only one copies
+ * (`copy`), the others reserve the same address and use the weights in place.
+ */
+export function loadNetworkIntoCore(core: WasmCore, network: Network, options: { memory?: WebAssembly.Memory; copy?: boolean } = {}): void {
+  const memory = options.memory ?? core.memory;
+  if (!memory) throw new Error('wasm core: no memory to load the network into');
+  const i16 = network.encoding === 'i16';
+  const at = core.networkReserve(shapeId(network.shape), i16 ? 1 : 0, network.scale);
+  if (options.copy ?? true) {
+    const w = network.weights;
+    new Uint8Array(memory.buffer, at, w.byteLength).set(new Uint8Array(w.buffer, w.byteOffset, w.byteLength));
+  }
+  core.useNetwork(1);
+  coreNetworks.set(core, network);
+}
+
+/** The network `core` evaluates with, if any. */
+export function coreNetwork(core: WasmCore): Network | undefined {
+  return coreNetworks.get(core);
+}

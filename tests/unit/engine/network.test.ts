@@ -1,0 +1,148 @@
+/**
+ * The learned evaluation: the network file round-trips and refuses damaged files with a clear error; the
+ * TypeScript evaluation (the oracle) and the WebAssembly core's agree bit for bit on random boards and on the
+ * reference positions, in both encodings; quantisation stays within half a step of every weight.
+ */
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { executeMove, fromGrid, OUT } from '../../../src/engine/board';
+import { instantiateWasmCore } from '../../../src/engine/index';
+import type { WasmCore } from '../../../src/engine/index';
+import { NetworkFormatError, decodeNetwork, encodeNetwork, quantise } from '../../../src/engine/network/format';
+import type { Network } from '../../../src/engine/network/format';
+import { evaluateBoard, featureEntries, ranksOfBoard } from '../../../src/engine/network/evaluate';
+import { weightCount } from '../../../src/engine/network/shapes';
+import type { ShapeName } from '../../../src/engine/network/shapes';
+import { loadNetworkIntoCore } from '../../../src/engine/wasm/network';
+import { parsePositionsTsv } from '../../../src/cli/positions';
+import { WASM_FILE } from '../../../scripts/build-wasm.mjs';
+import { createRng } from '../../../src/engine/rng';
+
+const rank = fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 15 }), fc.integer({ min: 1, max: 4 }));
+const boardArb = fc.array(rank, { minLength: 16, maxLength: 16 }).map((ranks) => {
+  let lo = 0;
+  let hi = 0;
+  for (let i = 0; i < 8; i++) lo |= ranks[i] << (4 * i);
+  for (let i = 0; i < 8; i++) hi |= ranks[8 + i] << (4 * i);
+  return { lo: lo >>> 0, hi: hi >>> 0 };
+});
+
+/** A network of `shape` whose weights are random at every entry of `boards` (or at a random tenth of all). */
+function randomNetwork(shape: ShapeName, seed: number, boards?: readonly { lo: number; hi: number }[]): Network {
+  const rng = createRng(seed);
+  const weights = new Float32Array(weightCount(shape));
+  const value = (): number => Math.fround((rng.next() - 0.3) * 20000);
+  if (boards) {
+    for (const b of boards) for (const e of featureEntries({ shape }, ranksOfBoard(b.lo, b.hi))) weights[e] = value();
+  } else {
+    for (let i = 0; i < weights.length; i++) if (rng.next() < 0.1) weights[i] = value();
+  }
+  return { shape, encoding: 'f32', scale: 1, weights, metadata: { test: 'random', seed } };
+}
+
+function asI16(network: Network): Network {
+  const q = quantise(network.weights as Float32Array);
+  return { ...network, encoding: 'i16', scale: q.scale, weights: q.weights };
+}
+
+describe('network file', () => {
+  const f32 = randomNetwork('4x4', 1);
+  const i16 = asI16(f32);
+
+  it('round-trips f32 and i16 networks exactly, metadata included', () => {
+    for (const network of [f32, i16]) {
+      const back = decodeNetwork(encodeNetwork(network));
+      expect(back.shape).toBe('4x4');
+      expect(back.encoding).toBe(network.encoding);
+      expect(back.scale).toBe(network.scale);
+      expect(back.metadata).toEqual(network.metadata);
+      expect(back.weights).toEqual(network.weights);
+    }
+  });
+
+  it('is sparse: a network of zeros takes a few hundred bytes', () => {
+    const empty: Network = { ...f32, weights: new Float32Array(weightCount('4x4')) };
+    expect(encodeNetwork(empty).length).toBeLessThan(400);
+    expect(decodeNetwork(encodeNetwork(empty)).weights.every((w) => w === 0)).toBe(true);
+  });
+
+  it('quantises every weight to within half a step', () => {
+    const original = f32.weights as Float32Array;
+    let worst = 0;
+    for (let i = 0; i < original.length; i++) worst = Math.max(worst, Math.abs(original[i] - i16.weights[i] * i16.scale));
+    expect(worst).toBeLessThanOrEqual(i16.scale / 2 + 1e-9);
+    expect(worst).toBeGreaterThan(0);
+  });
+
+  it('refuses a foreign file, another version, a truncated file and every corrupted byte with a clear error', () => {
+    const file = encodeNetwork(i16);
+    const expectError = (bytes: Uint8Array, pattern: RegExp): void => {
+      expect(() => decodeNetwork(bytes)).toThrow(NetworkFormatError);
+      expect(() => decodeNetwork(bytes)).toThrow(pattern);
+    };
+    expectError(new TextEncoder().encode('{"not": "a network"}\n'.repeat(4)), /not a 2048 Autopilot network/);
+    expectError(file.subarray(0, 10), /shorter than the header/);
+    const newer = file.slice();
+    newer[8] = 2;
+    expectError(newer, /version 2/);
+    for (const cut of [40, 60, file.length - 100, file.length - 1]) expectError(file.subarray(0, cut), /truncated|corrupt/);
+    expectError(Uint8Array.from([...file, 0]), /after its end/);
+    // Every byte flipped, one at a time (over the header and a stride of the payload), is caught.
+    const positions = [...Array.from({ length: 64 }, (_, i) => i), ...Array.from({ length: 50 }, (_, i) => 64 + Math.floor((i * (file.length - 65)) / 50))];
+    for (const at of positions) {
+      const damaged = file.slice();
+      damaged[at] ^= 0x5a;
+      expect(() => decodeNetwork(damaged), `byte ${at}`).toThrow(NetworkFormatError);
+    }
+  });
+});
+
+describe('network evaluation: TypeScript against WebAssembly', () => {
+  let core: WasmCore;
+  beforeAll(() => {
+    core = instantiateWasmCore(readFileSync(WASM_FILE));
+  });
+
+  it('agrees bit for bit on random boards, tiny network, f32 and i16', () => {
+    const f32 = randomNetwork('4x4', 2);
+    for (const network of [f32, asI16(f32)]) {
+      loadNetworkIntoCore(core, network);
+      fc.assert(
+        fc.property(boardArb, ({ lo, hi }) => {
+          expect(core.networkValueOf(lo, hi)).toBe(evaluateBoard(network, lo, hi));
+        }),
+        { numRuns: 500 },
+      );
+    }
+  });
+
+  it('agrees on the reference positions and random boards with a 4x6 network, and greedy adds the move score', () => {
+    const positions = parsePositionsTsv(readFileSync(new URL('../../fixtures/reference/expectimax-positions.tsv', import.meta.url), 'utf8'));
+    const boards = positions.map((p) => {
+      fromGrid(p.board);
+      return { lo: OUT[0] >>> 0, hi: OUT[1] >>> 0 };
+    });
+    const rng = createRng(7);
+    for (let i = 0; i < 200; i++) boards.push({ lo: (rng.next() * 2 ** 32) >>> 0, hi: (rng.next() * 2 ** 32) >>> 0 });
+    // Weights at every feature of these boards and of their afterstates.
+    const afterstates = boards.flatMap(({ lo, hi }) =>
+      [0, 1, 2, 3].map((dir) => {
+        executeMove(lo | 0, hi | 0, dir);
+        return { lo: OUT[0] >>> 0, hi: OUT[1] >>> 0 };
+      }),
+    );
+    const network = asI16(randomNetwork('4x6', 3, [...boards, ...afterstates]));
+    loadNetworkIntoCore(core, network);
+    for (const { lo, hi } of boards) {
+      expect(core.networkValueOf(lo, hi)).toBe(evaluateBoard(network, lo, hi));
+      let best = 0;
+      for (let dir = 0; dir < 4; dir++) {
+        const score = executeMove(lo | 0, hi | 0, dir);
+        if ((OUT[0] >>> 0) === lo && (OUT[1] >>> 0) === hi) continue;
+        best = Math.max(best, Math.fround(score + evaluateBoard(network, OUT[0] >>> 0, OUT[1] >>> 0)));
+      }
+      expect(core.networkGreedy(lo, hi)).toBe(best);
+    }
+  });
+});
