@@ -214,6 +214,7 @@ async function train(options: TrainOptions, command: string): Promise<void> {
       stopping = true;
       process.stdout.write('\ntrain: stopping (finishing the current chunks, then a checkpoint)\n');
       Atomics.store(control, CONTROL_STOP, 1);
+      Atomics.store(new Int32Array(memory.buffer), trainer.stopWord() >> 2, 1);
     };
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);

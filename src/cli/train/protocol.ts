@@ -4,6 +4,8 @@
 export interface TrainerExports {
   setup(shape: number, threads: number, coherence: number, initial: number, owner: number): number;
   weightBytes(): number;
+  /** Address of the word that stops train() after the game under way (set it with Atomics). */
+  stopWord(): number;
   threadBlock(thread: number): number;
   resultsOf(thread: number): number;
   useThread(thread: number, seedLo: number, seedHi: number, reseed: number): void;

@@ -33,6 +33,7 @@ for (;;) {
   const elapsed = performance.now() - started;
   const records = new Uint32Array(data.memory.buffer, trainer.resultsOf(data.thread), written * 4).slice();
   report({ type: 'chunk', thread: data.thread, records, moves: trainer.movesPlayed() - movesBefore });
-  chunk = Math.max(1, Math.min(MAX_CHUNK, Math.round((claimed * CHUNK_MS) / Math.max(1, elapsed))));
+  // About a second's worth next time, growing at most twofold (games lengthen as the network learns).
+  chunk = Math.max(1, Math.min(MAX_CHUNK, 2 * claimed, Math.round((claimed * CHUNK_MS) / Math.max(1, elapsed))));
 }
 report({ type: 'done', thread: data.thread });

@@ -36,6 +36,9 @@ const T_PATH_BOARDS: usize = T_RESULTS + <usize>MAX_RESULTS * 16; // u64 x PATH_
 const T_WINDOW: usize = T_PATH_BOARDS + <usize>PATH_CAP * 8; // 16 bytes x WINDOW_CAP
 const THREAD_BLOCK: usize = (T_WINDOW + 16 * 16 + 63) & ~<usize>63;
 
+/** A word the host sets (atomically) to stop every thread's train() after the game under way. */
+const STOP: usize = memory.data(8, 8);
+
 let shape: i32 = SHAPE_4X6;
 let count: usize = 0;
 let weights: usize = 0;
@@ -84,6 +87,11 @@ export function setup(shapeId: i32, threadCount: u32, tc: bool, initial: f32, ow
     memory.fill(blocks, 0, <usize>threads * THREAD_BLOCK);
   }
   return weights;
+}
+
+/** The address of the stop word: non-zero makes train() return after the game under way. */
+export function stopWord(): usize {
+  return STOP;
 }
 
 /** Bytes of the weights (and of each of TC's sums, which follow them). */
@@ -304,7 +312,7 @@ export function train(episodes: u32): u32 {
   const boards = block + T_PATH_BOARDS;
   const results = block + T_RESULTS;
   let done: u32 = 0;
-  while (done < episodes && written < MAX_RESULTS) {
+  while (done < episodes && written < MAX_RESULTS && atomic.load<u32>(STOP) == 0) {
     const restart = load<u64>(block + T_RESTART);
     const fresh = restart == 0;
     let b = fresh ? spawn(spawn(0)) : spawn(restart);
