@@ -39,6 +39,8 @@ export interface WasmCore {
    *  unweighted value; in order on one table (the first fresh) they reproduce searchRoot exactly. */
   searchChild(lo: number, hi: number, dir: number, limit: number, child: number, stopAt: number, fresh: boolean | number, cutoff: number): number;
   lastExecutions(): number;
+  /** engine-shared.wasm: this instance's own table in slot `slot` of the shared memory (then ttConfigure). */
+  ttSlot(slot: number): void;
   /** engine-shared.wasm: use the table of 2^bits entries in the shared memory (`clear`: zero it now). */
   ttShare(bits: number, clear: boolean | number): void;
   /** engine-shared.wasm: the table generation the following searches use (set by the host, one per root
@@ -85,6 +87,7 @@ const EXPORTS = [
   'searchChild',
   'lastExecutions',
   'ttShare',
+  'ttSlot',
   'ttSetGeneration',
   'setReverse',
   'setExecutionLimit',

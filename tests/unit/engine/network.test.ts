@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { executeMove, fromGrid, OUT } from '../../../src/engine/board';
-import { instantiateWasmCore } from '../../../src/engine/index';
+import { instantiateSharedWasmCore, instantiateWasmCore } from '../../../src/engine/index';
 import type { WasmCore } from '../../../src/engine/index';
 import { NetworkFormatError, decodeNetwork, encodeNetwork, quantise } from '../../../src/engine/network/format';
 import type { Network } from '../../../src/engine/network/format';
@@ -16,7 +16,7 @@ import { weightCount } from '../../../src/engine/network/shapes';
 import type { ShapeName } from '../../../src/engine/network/shapes';
 import { loadNetworkIntoCore } from '../../../src/engine/wasm/network';
 import { parsePositionsTsv } from '../../../src/cli/positions';
-import { WASM_FILE } from '../../../scripts/build-wasm.mjs';
+import { SHARED_MAX_PAGES, SHARED_WASM_FILE, WASM_FILE } from '../../../scripts/build-wasm.mjs';
 import { createRng } from '../../../src/engine/rng';
 
 const rank = fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 15 }), fc.integer({ min: 1, max: 4 }));
@@ -143,6 +143,57 @@ describe('network evaluation: TypeScript against WebAssembly', () => {
         best = Math.max(best, Math.fround(score + evaluateBoard(network, OUT[0] >>> 0, OUT[1] >>> 0)));
       }
       expect(core.networkGreedy(lo, hi)).toBe(best);
+    }
+  });
+});
+
+describe('network search', () => {
+  it('searches with the network: a fixed-depth value is the score plus the expectation, the same on threads sharing one copy', () => {
+    const positions = parsePositionsTsv(readFileSync(new URL('../../fixtures/reference/expectimax-positions.tsv', import.meta.url), 'utf8')).slice(0, 6);
+    const network = asI16(randomNetwork('4x4', 11));
+    const own = instantiateWasmCore(readFileSync(WASM_FILE));
+    loadNetworkIntoCore(own, network);
+    const memory = new WebAssembly.Memory({ initial: 64, maximum: SHARED_MAX_PAGES, shared: true });
+    const shared = readFileSync(SHARED_WASM_FILE);
+    const threads = [0, 1].map((slot) => {
+      const core = instantiateSharedWasmCore(shared, memory);
+      loadNetworkIntoCore(core, network, { memory, copy: slot === 0 });
+      core.ttSlot(slot);
+      core.ttConfigure(16, false);
+      return core;
+    });
+    own.ttConfigure(16, false);
+    for (const p of positions) {
+      fromGrid(p.board);
+      const lo = OUT[0] >>> 0;
+      const hi = OUT[1] >>> 0;
+      for (let dir = 0; dir < 4; dir++) {
+        const value = own.searchRoot(lo, hi, dir, 2, Infinity, 1, 0);
+        for (const core of threads) expect(core.searchRoot(lo, hi, dir, 2, Infinity, 1, 0)).toBe(value);
+        // Depth 1: the move's score plus the average over spawns of the best move's score plus value.
+        const score = executeMove(lo | 0, hi | 0, dir);
+        const afterLo = OUT[0] >>> 0;
+        const afterHi = OUT[1] >>> 0;
+        if (afterLo === lo && afterHi === hi) {
+          expect(value).toBe(0);
+          continue;
+        }
+        let sum = 0;
+        let open = 0;
+        for (let cell = 0; cell < 16; cell++) {
+          const half = cell < 8 ? 0 : 1;
+          const shift = 4 * (cell % 8);
+          if ((((half ? afterHi : afterLo) >>> shift) & 0xf) !== 0) continue;
+          open++;
+          const put = (rank: number) => (half ? { lo: afterLo, hi: (afterHi | (rank << shift)) >>> 0 } : { lo: (afterLo | (rank << shift)) >>> 0, hi: afterHi });
+          const two = put(1);
+          const four = put(2);
+          sum += 0.9 * own.networkGreedy(two.lo, two.hi) + 0.1 * own.networkGreedy(four.lo, four.hi);
+        }
+        const depthOne = own.searchRoot(lo, hi, dir, 1, Infinity, 1, 0);
+        const expected = score + sum / open;
+        expect(Math.abs(depthOne - expected)).toBeLessThanOrEqual(1e-5 * Math.abs(expected));
+      }
     }
   });
 });

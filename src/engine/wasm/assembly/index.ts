@@ -225,8 +225,27 @@ function ensureMemory(end: usize): void {
   }
 }
 
+/** True once ttShare made this instance search on the table every thread shares (engine-shared.wasm). */
+let tableShared = false;
+/** This instance's own table's place in a shared memory (ttSlot): slot k after k slots of SLOT_BYTES. */
+let tableSlot: u32 = 0;
+/** A slot holds the largest table and the scratch room it grows through. */
+const SLOT_BYTES: usize = <usize>16 << (MAX_TT_LOG2 + 1);
+
+/**
+ * engine-shared.wasm without a shared table: give this instance a table of its own in slot `slot` of the
+ * shared memory (after the network's weights), so that threads share the network but not their tables,
+ * each keeping the play table's features (buckets, prune quality, ageing). Configure it with ttConfigure.
+ */
+export function ttSlot(slot: u32): void {
+  tableSlot = slot;
+  tableShared = false;
+  ttBase = 0;
+  ttLog2 = 0;
+}
+
 function ttAllocate(bits: u32): void {
-  ttBase = dynamicStart();
+  ttBase = dynamicStart() + <usize>tableSlot * SLOT_BYTES;
   ensureMemory(ttBase + (<usize>16 << bits));
   memory.fill(ttBase, 0, <usize>16 << bits);
   ttLog2 = bits;
@@ -242,6 +261,10 @@ function ttAllocate(bits: u32): void {
 
 /** Prepare the table: 2^bits entries; exact = never evict (grows instead), as the reference's map. */
 export function ttConfigure(bits: u32, exact: bool): void {
+  if (tableShared) {
+    tableShared = false;
+    ttLog2 = 0;
+  }
   if (bits < 10) bits = 10;
   if (bits > MAX_TT_LOG2) bits = MAX_TT_LOG2;
   if (exact) {
@@ -269,7 +292,7 @@ export function ttSizeLog2(): u32 {
 /** NaN when absent or stored with less remaining depth than `remaining` (play's buckets: or a lower prune
  *  quality than `quality`). */
 @inline function ttGet(b: u64, remaining: u32, quality: u32): f32 {
-  if (ASC_FEATURE_THREADS) return ttGetShared(b, remaining);
+  if (tableShared) return ttGetShared(b, remaining);
   if (!ttExact && ttBuckets) return ttGetBucket(b, remaining, quality);
   let i = ttHome(b);
   const base = generation << GEN_SHIFT;
@@ -285,7 +308,7 @@ export function ttSizeLog2(): u32 {
 }
 
 function ttPut(b: u64, remaining: u32, quality: u32, value: f32): void {
-  if (ASC_FEATURE_THREADS) {
+  if (tableShared) {
     ttPutShared(b, remaining, value);
     return;
   }
@@ -459,6 +482,7 @@ const REGIONS: u32 = 4;
  */
 export function ttShare(bits: u32, clear: bool): void {
   sharedStart = dynamicStart();
+  tableShared = true;
   const size = <usize>REGIONS << (bits + 4);
   ensureMemory(sharedStart + size);
   if (clear) memory.fill(sharedStart, 0, size);
@@ -575,7 +599,7 @@ const EPOCH_MASK: u32 = 0xff;
 /** 2·log2(cprob / threshold) rounded down, within 0..QUALITY_MASK (cprob >= 1e-9: at most 60); 0 when qualities are off
  *  or in the exact table (the reference ignores how a cached value was pruned). */
 @inline function qualityOf(cprob: f32): u32 {
-  if (!qualityOn || ttExact || ASC_FEATURE_THREADS) return 0;
+  if (!qualityOn || ttExact || tableShared) return 0;
   const q = <i32>(reinterpret<u32>(cprob * inverseThreshold) >> 22) - 254;
   return q <= 0 ? 0 : q >= <i32>QUALITY_MASK ? QUALITY_MASK : <u32>q;
 }
