@@ -8,6 +8,7 @@
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { deflateSync } from 'node:zlib';
 import { Worker } from 'node:worker_threads';
 import { encodeNetwork, quantise } from '../engine/network/format';
 import type { Network, WeightEncoding } from '../engine/network/format';
@@ -191,7 +192,7 @@ async function train(options: TrainOptions, command: string): Promise<void> {
       commands: header.runs.map((run) => `${run.command} (seed ${run.seed}, until ${run.until})`).join('; '),
       written: new Date().toISOString(),
     };
-    writeFileSync(`${options.out}.tmp`, encodeNetwork(networkOf(weights, options.shape, options.encoding, metadata)));
+    writeFileSync(`${options.out}.tmp`, encodeNetwork(networkOf(weights, options.shape, options.encoding, metadata), (bytes) => deflateSync(bytes, { level: 6 })));
     // A rename over the old file: a reader sees the old network or the new one, never half of one.
     renameSync(`${options.out}.tmp`, options.out);
   };

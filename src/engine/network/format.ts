@@ -1,6 +1,6 @@
 /**
  * The network file (docs: engine.md, "The network file"): a versioned, checksummed header, then the weights
- * as a sparse stream (runs of zeros and runs of values) compressed with deflate.
+ * as a sparse stream (runs of zeros and runs of values) compressed with zlib (RFC 1950: deflate and a checksum).
  *
  *   0  "2048-NTN"                     8  u16 version            10 u8 encoding (0 f32, 1 i16)
  *   11 u8 tuples T                    12 u8 cells per tuple C   13 u8 stages S
@@ -9,12 +9,13 @@
  *   28 u32 CRC-32 of the sparse stream
  *   32 T x C cells, S stage ranks (stage s plays boards whose largest rank is at least its rank), M bytes of
  *      metadata (JSON: how the network was made), u32 CRC-32 of the header so far; then the payload.
- * Sparse stream: repeated (varint zeros, varint n, n values little-endian) until every weight is given.
+ * Sparse stream: varint R, R runs (varint zeros, varint n) covering every weight, then the values' bytes by
+ * plane (all low bytes, then all next bytes...), little-endian.
  *
  * Reading a file that is truncated, corrupt, of another version or of a shape the engine does not know throws
  * a NetworkFormatError that says which: a network is never half read.
  */
-import { deflateSync, inflateSync } from 'fflate';
+import { unzlibSync, zlibSync } from 'fflate';
 import { crc32 } from './crc32';
 import { SHAPE_TUPLES, shapeOfTuples, weightCount } from './shapes';
 import type { ShapeName } from './shapes';
@@ -56,62 +57,53 @@ export function quantise(weights: Float32Array): { weights: Int16Array; scale: n
 }
 
 // ---- sparse stream ----
+// The runs come first, then the values' bytes one plane at a time (every value's low byte, then every value's
+// next byte...): a plane of high bytes is mostly 0x00 and 0xff and compresses far better on its own.
 
-class ByteWriter {
-  private bytes = new Uint8Array(1 << 20);
-  length = 0;
-
-  private room(n: number): void {
-    if (this.length + n <= this.bytes.length) return;
-    let size = this.bytes.length * 2;
-    while (size < this.length + n) size *= 2;
-    const next = new Uint8Array(size);
-    next.set(this.bytes.subarray(0, this.length));
-    this.bytes = next;
-  }
-
-  varint(value: number): void {
-    this.room(5);
-    let v = value >>> 0;
-    while (v >= 0x80) {
-      this.bytes[this.length++] = (v & 0x7f) | 0x80;
-      v >>>= 7;
-    }
-    this.bytes[this.length++] = v;
-  }
-
-  values(source: Float32Array | Int16Array, start: number, end: number): void {
-    const view = source instanceof Int16Array ? new Uint8Array(source.buffer, source.byteOffset + start * 2, (end - start) * 2) : new Uint8Array(source.buffer, source.byteOffset + start * 4, (end - start) * 4);
-    this.room(view.length);
-    this.bytes.set(view, this.length);
-    this.length += view.length;
-  }
-
-  result(): Uint8Array {
-    return this.bytes.subarray(0, this.length);
-  }
+function varintLength(value: number): number {
+  let n = 1;
+  for (let v = value; v >= 0x80; v = Math.floor(v / 128)) n++;
+  return n;
 }
 
 function sparseStream(weights: Float32Array | Int16Array): Uint8Array {
-  const out = new ByteWriter();
   const n = weights.length;
-  let i = 0;
-  while (i < n) {
+  const runs: number[] = [];
+  let values = 0;
+  for (let i = 0; i < n; ) {
     const zerosFrom = i;
     while (i < n && weights[i] === 0) i++;
     const valuesFrom = i;
     while (i < n && weights[i] !== 0) i++;
-    out.varint(valuesFrom - zerosFrom);
-    out.varint(i - valuesFrom);
-    out.values(weights, valuesFrom, i);
+    runs.push(valuesFrom - zerosFrom, i - valuesFrom);
+    values += i - valuesFrom;
   }
-  return out.result();
+  const width = weights.BYTES_PER_ELEMENT;
+  let runBytes = varintLength(runs.length / 2);
+  for (const r of runs) runBytes += varintLength(r);
+  const out = new Uint8Array(runBytes + values * width);
+  let at = 0;
+  const varint = (value: number): void => {
+    let v = value;
+    while (v >= 0x80) {
+      out[at++] = (v & 0x7f) | 0x80;
+      v = Math.floor(v / 128);
+    }
+    out[at++] = v;
+  };
+  varint(runs.length / 2);
+  for (const r of runs) varint(r);
+  const bytes = new Uint8Array(weights.buffer, weights.byteOffset, weights.byteLength);
+  for (let plane = 0; plane < width; plane++) {
+    let k = runBytes + plane * values;
+    for (let i = 0; i < n; i++) if (weights[i] !== 0) out[k++] = bytes[i * width + plane];
+  }
+  return out;
 }
 
 function readSparse(stream: Uint8Array, encoding: WeightEncoding, count: number): Float32Array | Int16Array {
   const weights = encoding === 'i16' ? new Int16Array(count) : new Float32Array(count);
-  const width = encoding === 'i16' ? 2 : 4;
-  const view = new DataView(stream.buffer, stream.byteOffset, stream.byteLength);
+  const width = weights.BYTES_PER_ELEMENT;
   let at = 0;
   const varint = (): number => {
     let value = 0;
@@ -123,22 +115,54 @@ function readSparse(stream: Uint8Array, encoding: WeightEncoding, count: number)
     }
     throw new NetworkFormatError('the network file is corrupt (a bad run length)');
   };
+  const runCount = varint();
+  if (runCount > count) throw new NetworkFormatError('the network file is corrupt (more runs than weights)');
+  const starts = new Uint32Array(runCount);
+  const lengths = new Uint32Array(runCount);
   let i = 0;
-  while (i < count) {
+  let values = 0;
+  for (let r = 0; r < runCount; r++) {
     i += varint();
     const n = varint();
-    if (i + n > count || at + n * width > stream.length) throw new NetworkFormatError('the network file is corrupt (its weights overrun the network)');
-    if (width === 2) for (let k = 0; k < n; k++, at += 2) weights[i + k] = view.getInt16(at, true);
-    else for (let k = 0; k < n; k++, at += 4) weights[i + k] = view.getFloat32(at, true);
+    if (i + n > count) throw new NetworkFormatError('the network file is corrupt (its weights overrun the network)');
+    starts[r] = i;
+    lengths[r] = n;
     i += n;
+    values += n;
   }
-  if (i !== count || at !== stream.length) throw new NetworkFormatError('the network file is corrupt (its weights do not fill the network)');
+  if (i !== count || at + values * width !== stream.length) throw new NetworkFormatError('the network file is corrupt (its weights do not fill the network)');
+  if (weights instanceof Int16Array) {
+    // Both planes at once: the low byte, and the high byte shifted in (the Int16Array wraps it to a sign).
+    let low = at;
+    let high = at + values;
+    for (let r = 0; r < runCount; r++) {
+      const end = starts[r] + lengths[r];
+      for (let w = starts[r]; w < end; w++) weights[w] = stream[low++] | (stream[high++] << 8);
+    }
+    return weights;
+  }
+  const bytes = new Uint8Array(weights.buffer);
+  for (let plane = 0; plane < width; plane++) {
+    let k = at + plane * values;
+    for (let r = 0; r < runCount; r++) {
+      const end = (starts[r] + lengths[r]) * width + plane;
+      for (let b = starts[r] * width + plane; b < end; b += width) bytes[b] = stream[k++];
+    }
+  }
   return weights;
 }
 
 // ---- the file ----
 
-export function encodeNetwork(network: Network): Uint8Array {
+/** A zlib compressor: the default is fflate's (pure JS); Node's native zlib is much faster for 4x6 networks. */
+export type Compress = (bytes: Uint8Array) => Uint8Array;
+/** A zlib decompressor (see decodeNetworkAsync for the browser's native one). */
+export type Decompress = (bytes: Uint8Array) => Uint8Array;
+
+const fflateCompress: Compress = (bytes) => zlibSync(bytes, { level: 6 });
+const fflateDecompress: Decompress = (bytes) => unzlibSync(bytes);
+
+export function encodeNetwork(network: Network, compress: Compress = fflateCompress): Uint8Array {
   const tuples = SHAPE_TUPLES[network.shape];
   const count = weightCount(network.shape);
   if (network.weights.length !== count) throw new RangeError(`a ${network.shape} network has ${count} weights, got ${network.weights.length}`);
@@ -146,7 +170,7 @@ export function encodeNetwork(network: Network): Uint8Array {
   const metadata = new TextEncoder().encode(JSON.stringify(network.metadata));
   if (metadata.length > MAX_METADATA) throw new RangeError(`network metadata over ${MAX_METADATA} bytes`);
   const stream = sparseStream(network.weights);
-  const payload = deflateSync(stream, { level: 9 });
+  const payload = compress(stream);
   const cells = tuples.flat();
   const headerLength = FIXED_HEADER + cells.length + 1 + metadata.length;
   const file = new Uint8Array(headerLength + 4 + payload.length);
@@ -170,7 +194,52 @@ export function encodeNetwork(network: Network): Uint8Array {
   return file;
 }
 
-export function decodeNetwork(file: Uint8Array): Network {
+interface ParsedHeader {
+  readonly shape: Network['shape'];
+  readonly encoding: WeightEncoding;
+  readonly scale: number;
+  readonly count: number;
+  readonly metadata: NetworkMetadata;
+  readonly payload: Uint8Array;
+  readonly streamCrc: number;
+}
+
+/** Read a network file (synchronously; see decodeNetworkAsync). */
+export function decodeNetwork(file: Uint8Array, decompress: Decompress = fflateDecompress): Network {
+  const header = parseHeader(file);
+  return networkOf(header, inflatePayload(header, decompress));
+}
+
+/** An asynchronous zlib decompressor, e.g. the browser's native DecompressionStream (src/solver/network-loader.ts). */
+export type DecompressAsync = (bytes: Uint8Array) => Promise<Uint8Array>;
+
+/** Read a network file with an asynchronous decompressor (a native one is several times faster for 4x6). */
+export async function decodeNetworkAsync(file: Uint8Array, decompress: DecompressAsync): Promise<Network> {
+  const header = parseHeader(file);
+  let stream: Uint8Array;
+  try {
+    stream = await decompress(header.payload);
+  } catch (error) {
+    throw new NetworkFormatError(`the network file is corrupt (its weights do not decompress: ${error instanceof Error ? error.message : String(error)})`);
+  }
+  return networkOf(header, stream);
+}
+
+function inflatePayload(header: ParsedHeader, decompress: Decompress): Uint8Array {
+  try {
+    return decompress(header.payload);
+  } catch (error) {
+    throw new NetworkFormatError(`the network file is corrupt (its weights do not decompress: ${error instanceof Error ? error.message : String(error)})`);
+  }
+}
+
+function networkOf(header: ParsedHeader, stream: Uint8Array): Network {
+  if (crc32(stream) !== header.streamCrc) throw new NetworkFormatError('the network file is corrupt (weights checksum mismatch)');
+  const { shape, encoding, scale, metadata } = header;
+  return { shape, encoding, scale, weights: readSparse(stream, encoding, header.count), metadata };
+}
+
+function parseHeader(file: Uint8Array): ParsedHeader {
   const fail = (why: string): never => {
     throw new NetworkFormatError(why);
   };
@@ -208,12 +277,13 @@ export function decodeNetwork(file: Uint8Array): Network {
   const payloadStart = headerLength + 4;
   if (file.length < payloadStart + payloadLength) fail(`the network file is truncated (${file.length} bytes of ${payloadStart + payloadLength})`);
   if (file.length > payloadStart + payloadLength) fail(`the network file has ${file.length - payloadStart - payloadLength} bytes after its end`);
-  let stream: Uint8Array;
-  try {
-    stream = inflateSync(file.subarray(payloadStart, payloadStart + payloadLength));
-  } catch (error) {
-    return fail(`the network file is corrupt (its weights do not decompress: ${error instanceof Error ? error.message : String(error)})`);
-  }
-  if (crc32(stream) !== view.getUint32(28, true)) fail('the network file is corrupt (weights checksum mismatch)');
-  return { shape, encoding, scale: encoding === 'i16' ? scale : 1, weights: readSparse(stream, encoding, count), metadata };
+  return {
+    shape,
+    encoding,
+    scale: encoding === 'i16' ? scale : 1,
+    count,
+    metadata,
+    payload: file.subarray(payloadStart, payloadStart + payloadLength),
+    streamCrc: view.getUint32(28, true),
+  };
 }
