@@ -16,7 +16,7 @@ import type { TableSpec } from '../engine/tables/formation';
 import { TableStoreError, tableKey, parseTable, serializeTable } from '../engine/tables/store';
 import { lookup } from '../engine/tables/table';
 import type { EndgameTable } from '../engine/tables/table';
-import { TABLES_WASM_FILE, buildWasm } from '../../scripts/build-wasm.mjs';
+import { TABLES_WASM_FILE, readWasm } from './wasm-files';
 import type { ParsedArgs } from './args';
 import { UsageError } from './args';
 
@@ -105,8 +105,7 @@ export async function loadOrBuildTables(
       else throw error;
     }
     if (!builder) {
-      await buildWasm({ quiet: true });
-      builder = new TableBuilder(readFileSync(TABLES_WASM_FILE));
+      builder = new TableBuilder(readWasm(TABLES_WASM_FILE));
     }
     onEvent?.(`endgame table ${describeSpec(spec)}: building (${reason})`);
     let shown = -1;

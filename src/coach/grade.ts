@@ -15,7 +15,7 @@
  *     blunder     loss ≥ 10 %          (a move into a lost position has loss 100 %)
  *
  * The thresholds were set on expectimax with the reference's evaluation weights from the losses of every
- * non-best legal move in positions of a real game (`npx tsx scripts/grade-spread.ts expectimax`: every 15th
+ * non-best legal move in positions of a real game (`npx tsx bench/grade-spread.ts expectimax`: every 15th
  * position of a seeded expectimax game to 2048, 175 moves): median 0.41 %, 75th percentile 3.3 %, 90th
  * 9.6 %, 95th 15.6 % — so about one non-best move in ten is a blunder. Expectimax plays with those weights
  * (scale 1). With `--weights shallow` (src/engine/board.ts SHALLOW_WEIGHTS: a larger constant and a gentler

@@ -20,6 +20,6 @@ export { mergeChoices } from './merge';
 export { TimeBank } from './time-bank';
 export { STRATEGIES, describeStrategy, getStrategy } from './strategies/index';
 export type { WasmCore } from './wasm/core';
-export { installWasmCore, instantiateSharedWasmCore, instantiateWasmCore, instantiateWasmCoreAsync, wasmCore } from './wasm/core';
+export { createSharedMemory, installWasmCore, instantiateSharedWasmCore, instantiateWasmCore, instantiateWasmCoreAsync, wasmCore } from './wasm/core';
 export type { SharedTable, SplitPlan } from './split';
 export { MAX_SPLIT_THREADS, createSplitBuffer, estimateRootCosts, mergeSplit, planSplit, resetSplit, workSplit } from './split';

@@ -24,7 +24,7 @@
  */
 
 // `#webextension-polyfill` (package.json "imports"): the polyfill, or in Node (the CLI, whose solver pool
-// imports the protocol's schemas) the stand-in scripts/no-browser.ts, since the polyfill refuses to load there.
+// imports the protocol's schemas) the stand-in src/platform/no-browser.ts, since the polyfill refuses to load there.
 import browser from '#webextension-polyfill';
 import type { Runtime, Tabs } from 'webextension-polyfill';
 

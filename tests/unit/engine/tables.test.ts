@@ -23,7 +23,7 @@ import type { TableSpec } from '../../../src/engine/tables/formation';
 import { entryAt, lookup } from '../../../src/engine/tables/table';
 import type { EndgameTable } from '../../../src/engine/tables/table';
 import { TableStoreError, parseTable, serializeTable } from '../../../src/engine/tables/store';
-import { TABLES_WASM_FILE } from '../../../scripts/build-wasm.mjs';
+import { TABLES_WASM_FILE } from '../../../src/cli/wasm-files';
 
 let builder: TableBuilder;
 beforeAll(() => {

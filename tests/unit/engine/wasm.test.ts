@@ -12,7 +12,7 @@ import { getStrategy, installWasmCore, instantiateWasmCore, instantiateWasmCoreA
 import { useCoreFourCut, useCoreWeights } from '../../../src/engine/wasm/core';
 import type { Grid, WasmCore } from '../../../src/engine/index';
 import { FOUR_CUT, referenceSearch, setRecentDepth, worthExtending } from '../../../src/engine/strategies/expectimax';
-import { WASM_FILE } from '../../../scripts/build-wasm.mjs';
+import { WASM_FILE } from '../../../src/cli/wasm-files';
 
 let core: WasmCore;
 /** The reference's line heuristic (the TypeScript table as loaded, before any test changes the weights). */

@@ -19,7 +19,7 @@ import { EndgameTables, solveWithTables } from '../../../src/solver/endgame';
 import type { BuilderWorker } from '../../../src/solver/endgame';
 import { TableStore } from '../../../src/solver/table-store';
 import type { TablesWorkerRequest, TablesWorkerResponse } from '../../../src/solver/tables-protocol';
-import { TABLES_WASM_FILE } from '../../../scripts/build-wasm.mjs';
+import { TABLES_WASM_FILE } from '../../../src/cli/wasm-files';
 
 const exact = (formation: TableSpec['formation'], goal: number): TableSpec => ({ formation, goal, maxSum: fullSum({ formation, goal, maxSum: 0 }) });
 const ROWS8_32 = exact('rows8', 5);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import manifest from '../../../manifest.json';
-import { FIREFOX_MIN_VERSION, GECKO_ID, firefoxManifest } from '../../../scripts/firefox-manifest';
-import { findFirefox, firefoxPrefs } from '../../../scripts/firefox';
+import { FIREFOX_MIN_VERSION, GECKO_ID, firefoxManifest } from '../../../build/firefox-manifest';
+import { findFirefox, firefoxPrefs } from '../../harness/firefox';
 import { permissionHosts } from '../../../src/popup/view';
 
 describe('firefoxManifest', () => {

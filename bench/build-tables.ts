@@ -1,17 +1,17 @@
 /**
- * npx tsx scripts/build-tables.ts [formation:goalRank[:maxSum] ...]
+ * npx tsx bench/build-tables.ts [--specs formation:goalRank[:maxSum],...]
  *
  * Builds endgame tables (default: the CLI's set) with the WebAssembly builder, without touching the cache,
  * and prints one JSON line per table: positions solved, stored entries and bytes, the builder's peak
  * memory, wall and CPU time (the CPU time is what a quiet core would take; the machine is shared).
  */
-import { readFileSync } from 'node:fs';
 import { TableBuilder } from '../src/engine/tables/builder';
 import { FORMATION_NAMES, fullSum } from '../src/engine/tables/formation';
 import type { FormationName, TableSpec } from '../src/engine/tables/formation';
 import { serializeTable } from '../src/engine/tables/store';
 import { CLI_TABLE_SPECS } from '../src/cli/tables';
-import { TABLES_WASM_FILE, buildWasm } from './build-wasm.mjs';
+import { TABLES_WASM_FILE, readWasm } from '../src/cli/wasm-files';
+import { parseCommandLine } from '../src/cli/args';
 
 function parseSpec(text: string): TableSpec {
   const [name, goal, sum] = text.split(':');
@@ -21,9 +21,9 @@ function parseSpec(text: string): TableSpec {
   return { ...spec, maxSum: sum ? Number(sum) : fullSum(spec) };
 }
 
-await buildWasm({ quiet: true });
-const builder = new TableBuilder(readFileSync(TABLES_WASM_FILE));
-const specs = process.argv.length > 2 ? process.argv.slice(2).map(parseSpec) : CLI_TABLE_SPECS;
+const builder = new TableBuilder(readWasm(TABLES_WASM_FILE));
+const specsText = parseCommandLine(process.argv.slice(2), { specs: { type: 'string' } }).string('specs');
+const specs = specsText ? specsText.split(',').map(parseSpec) : CLI_TABLE_SPECS;
 const totals = { states: 0, storedBytes: 0, ms: 0, cpuMs: 0, peakMemoryBytes: 0 };
 for (const spec of specs) {
   const cpu = process.cpuUsage();

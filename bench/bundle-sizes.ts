@@ -2,13 +2,14 @@
  * What each page and script of the Chrome build loads (`npm run build` first): the entry, every chunk it
  * imports statically (followed through the chunks), its stylesheets and modulepreloads, raw and gzip.
  *
- *   npx tsx scripts/bundle-sizes.ts [dist]
+ *   npx tsx bench/bundle-sizes.ts [--dir dist]
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { parseCommandLine } from '../src/cli/args';
 
-const dist = resolve(process.argv[2] ?? 'dist');
+const dist = resolve(parseCommandLine(process.argv.slice(2), { dir: { type: 'string' } }).string('dir') ?? 'dist');
 if (!existsSync(join(dist, 'manifest.json'))) {
   console.error(`bundle-sizes: no build in ${dist} (run npm run build)`);
   process.exit(1);

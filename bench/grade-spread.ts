@@ -4,17 +4,16 @@
  * position searched by the strategy at the extension's default budget (100 ms, 100 playouts). The coach's
  * thresholds were set on expectimax's quantiles and the per-strategy scales from the 90th percentiles.
  *
- *   npx tsx scripts/grade-spread.ts [expectimax|greedy|montecarlo|minimax]
+ *   npx tsx bench/grade-spread.ts [--strategy expectimax|greedy|montecarlo|minimax]
  */
 import { playGame } from '../src/cli/game';
 import { getStrategy, legalMoves } from '../src/engine/index';
-import type { Grid, StrategyName } from '../src/engine/index';
-import { STRATEGY_NAMES } from '../src/engine/types';
+import type { Grid } from '../src/engine/index';
+import { parseCommandLine } from '../src/cli/args';
 import { bestOf, relativeLoss } from '../src/coach/grade';
 
 async function main(): Promise<void> {
-  const name = (process.argv[2] ?? 'expectimax') as StrategyName;
-  if (!STRATEGY_NAMES.includes(name)) throw new Error(`Unknown strategy ${name}: one of ${STRATEGY_NAMES.join(', ')}`);
+  const name = parseCommandLine(process.argv.slice(2), { strategy: { type: 'string' } }).strategy();
   const positions: Grid[] = [];
   await playGame(0, 7, { strategy: 'expectimax', options: { depth: 2 }, target: 2048 }, {
     onState: (state) => {

@@ -30,7 +30,7 @@ export function noStringEvaluation(): Plugin {
     transform(code, id) {
       if (!ZOD_UTIL.test(id)) return null;
       if (!PROBE.test(code)) {
-        this.error(`no-string-evaluation: zod's allowsEval probe not found in ${id}; update scripts/vite-no-eval.ts for this zod version`);
+        this.error(`no-string-evaluation: zod's allowsEval probe not found in ${id}; update build/vite-no-eval.ts for this zod version`);
       }
       return { code: code.replace(PROBE, 'return false;'), map: null };
     },
@@ -43,7 +43,7 @@ export function noStringEvaluation(): Plugin {
           else if (typeof file.source === 'string') file.source = file.source.replace(MINIFIED_PROBE, 'return!1');
           const text = file.type === 'chunk' ? file.code : String(file.source);
           if (ANY_PROBE.test(text)) {
-            this.error(`no-string-evaluation: ${file.fileName} still calls the Function constructor; update scripts/vite-no-eval.ts`);
+            this.error(`no-string-evaluation: ${file.fileName} still calls the Function constructor; update build/vite-no-eval.ts`);
           }
         }
       },
