@@ -63,8 +63,6 @@ export interface GameResult {
   readonly depthCounts?: readonly number[];
   /** Moves played by the endgame tables (present when --tables on). */
   readonly tableMoves?: number;
-  /** Moves where the root choice was steered toward a table formation (--steer-margin). */
-  readonly steeredMoves?: number;
   /** Moves that took extra time from the game's time bank (present with --bank). */
   readonly extendedMoves?: number;
 }

@@ -474,10 +474,6 @@ export class Driver {
   private async askSolver(grid: Grid): Promise<MoveChoice> {
     const answer = await this.solver.ask(this.settings.strategy, grid, this.searchOptions());
     if (answer.note) this.status.message = answer.note;
-    if (answer.tables) {
-      const moves = (this.status.tables?.moves ?? 0) + (answer.choice.table ? 1 : 0);
-      this.status.tables = { ...answer.tables, moves };
-    }
     return answer.choice;
   }
 

@@ -5,15 +5,13 @@
  */
 import type { Grid, MoveChoice, SearchOptions, StrategyName } from '../engine/types';
 import { DeliveryError } from '../shared/messages';
-import type { Send, TablesStatus } from '../shared/messages';
+import type { Send } from '../shared/messages';
 import { DriverError, Interrupted } from './errors';
 
 export interface SolverAnswer {
   readonly choice: MoveChoice;
   /** Set when the move did not come from the full search (a worker failed). */
   readonly note?: string;
-  /** The solver's endgame tables (being prepared, ready, failed). */
-  readonly tables?: TablesStatus;
 }
 
 export class SolverClient {

@@ -53,8 +53,9 @@ function slideLeft(line: number[]): { line: number[]; score: number } {
 const F = Math.fround;
 
 /**
- * The reference's weights (SOLVER.md): the reference configuration reproduces its values with them, and
- * play evaluates with them too — timed play, back to back, was stronger with them than with SHALLOW_WEIGHTS.
+ * The weights of the line heuristic: the reference solver's (docs: engine.md, "The heuristic evaluation").
+ * The reference configuration reproduces its values with them, and play evaluates with them too: weights
+ * tuned at fixed depths did worse in timed play (docs/research/2026-11-25-shallow-weights.md).
  */
 export const REFERENCE_WEIGHTS: HeuristicWeights = Object.freeze({
   lost: 200000,
@@ -66,27 +67,10 @@ export const REFERENCE_WEIGHTS: HeuristicWeights = Object.freeze({
   sumPower: 3.5,
 });
 
-/**
- * Weights tuned by fixed-depth self-play at depths 2–4 (README, "Tuning the evaluation"): a cubic
- * monotonicity, twice the reward for empty cells, half the one for merges and a higher floor make a search
- * of that depth live longer than with the reference's. They do not carry over to the depths a time budget
- * reaches (5–8 on average): there the reference's weights played better, so play keeps those, and these are
- * `--weights shallow` in the CLI, for comparing evaluations.
- */
-export const SHALLOW_WEIGHTS: HeuristicWeights = Object.freeze({
-  lost: 400000,
-  empty: 540,
-  merges: 350,
-  monotonicity: 94,
-  monotonicityPower: 3,
-  sum: 11,
-  sumPower: 3.5,
-});
-
 /** rank^sumPower and rank^monotonicityPower for ranks 0..31 (the doubles Math.pow gives, looked up). */
 const POW_SUM = new Float64Array(32);
 const POW_MONO = new Float64Array(32);
-let weights: HeuristicWeights = REFERENCE_WEIGHTS;
+const weights: HeuristicWeights = REFERENCE_WEIGHTS;
 
 function setPowers(w: HeuristicWeights): void {
   for (let r = 0; r < 32; r++) {
@@ -101,7 +85,7 @@ export function lineHeuristic(line: ArrayLike<number>): number {
   return lineHeuristicAt(line, 0, 1, line.length);
 }
 
-/** The same for the line ranks[start + k·step], k = 0..len-1 (no allocation), with the weights in use. */
+/** The same for the line ranks[start + k·step], k = 0..len-1 (no allocation). */
 export function lineHeuristicAt(ranks: ArrayLike<number>, start: number, step: number, len: number): number {
   let sum = 0;
   let empty = 0;
@@ -145,36 +129,6 @@ function fillHeuristic(): void {
     for (let i = 0; i < 4; i++) line[i] = (row >>> (4 * i)) & 0xf;
     HEUR[row] = lineHeuristic(line);
   }
-}
-
-/** The same weights (field by field: options that crossed a worker boundary are copies). */
-export function sameWeights(a: HeuristicWeights, b: HeuristicWeights): boolean {
-  return (
-    a === b ||
-    (a.lost === b.lost &&
-      a.empty === b.empty &&
-      a.merges === b.merges &&
-      a.monotonicity === b.monotonicity &&
-      a.monotonicityPower === b.monotonicityPower &&
-      a.sum === b.sum &&
-      a.sumPower === b.sumPower)
-  );
-}
-
-/**
- * Evaluate with these weights from now on (HEUR and lineHeuristicAt): the reference configuration uses
- * REFERENCE_WEIGHTS, play its options' weights (default the same). Refills the row table (a few ms) only when the weights change.
- */
-export function useHeuristicWeights(w: HeuristicWeights): void {
-  if (sameWeights(w, weights)) return;
-  weights = w;
-  setPowers(w);
-  fillHeuristic();
-}
-
-/** The weights in use. */
-export function heuristicWeights(): HeuristicWeights {
-  return weights;
 }
 
 function buildTables(): void {

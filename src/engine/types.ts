@@ -40,17 +40,6 @@ export interface SearchOptions {
    */
   readonly maxNodes?: number;
   /**
-   * Expectimax: the weights of its evaluation (default the reference's, board.ts REFERENCE_WEIGHTS,
-   * which the reference configuration always uses). For comparing evaluations (CLI).
-   */
-  readonly weights?: HeuristicWeights;
-  /**
-   * Expectimax: below this cumulative probability a 4's spawn is valued as the 2's in the same cell
-   * instead of being searched (default 0: every 4 searched, as the reference configuration always does).
-   * For comparing (CLI --four-cut).
-   */
-  readonly fourCut?: number;
-  /**
    * Expectimax with a time budget on the WebAssembly core: up to this many more milliseconds this move may
    * take when the search finds it hard (its best move changed at the last depth, or it reached less depth
    * than the moves before). The caller gives it from what earlier moves left of their budget (a per-game
@@ -96,7 +85,7 @@ export interface MoveChoice {
   readonly engine?: SearchEngine;
   /** Expectimax: true when the search found the move hard and took some of options.extraMs. */
   readonly extended?: boolean;
-  /** True when the move came from an endgame table (issue 15), not from a search. */
+  /** True when the move came from an endgame table (the CLI's --tables), not from a search. */
   readonly table?: boolean;
 }
 
@@ -104,7 +93,7 @@ export interface MoveChoice {
 export type SearchEngine = 'wasm' | 'ts';
 
 /** The search options a strategy reads (the others it ignores): the popup shows and the CLI checks these. */
-export type SearchKnob = 'timeMs' | 'depth' | 'playouts' | 'reference' | 'weights' | 'fourCut';
+export type SearchKnob = 'timeMs' | 'depth' | 'playouts' | 'reference';
 
 /**
  * How the worker pool splits one search of a strategy over workers:

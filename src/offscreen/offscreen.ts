@@ -1,29 +1,24 @@
 /**
  * The offscreen document: Chrome's solver host. It holds the worker pool and answers the background's
- * `offscreen/solve` and `offscreen/cancel`, with the endgame tables in front of the pool (prepared on the
- * first request, in a builder worker, stored in IndexedDB: src/solver/endgame.ts). It closes itself after
- * a minute without requests (never while the tables are being built); the background creates it again on
- * the next request (src/background/offscreen-host.ts).
+ * `offscreen/solve` and `offscreen/cancel`. It closes itself after a minute without requests; the background
+ * creates it again on the next request (src/background/offscreen-host.ts).
  */
 import type { Grid, MoveChoice } from '../engine/index';
 import { listen } from '../shared/messages';
-import { solveWithTables } from '../solver/endgame';
-import { createEndgameTables, createWorkerPool } from '../solver/worker-pool';
+import { createWorkerPool } from '../solver/worker-pool';
 
 const OFFSCREEN_IDLE_CLOSE_MS = 60_000;
 
 const pool = createWorkerPool();
-const tables = createEndgameTables();
 
 let idleTimer: ReturnType<typeof setTimeout> | null = null;
 
 function scheduleIdleClose(): void {
   if (idleTimer) clearTimeout(idleTimer);
   idleTimer = setTimeout(() => {
-    if (pool.busy || tables.building) scheduleIdleClose();
+    if (pool.busy) scheduleIdleClose();
     else {
       pool.dispose();
-      tables.dispose();
       window.close();
     }
   }, OFFSCREEN_IDLE_CLOSE_MS);
@@ -40,7 +35,7 @@ function fallbackNote(choice: MoveChoice, board: Grid): string | undefined {
 listen('offscreen', {
   'offscreen/solve': async (request) => {
     scheduleIdleClose();
-    const result = await solveWithTables(tables, request, () => pool.solve(request));
+    const result = await pool.solve(request);
     const note = result.note ?? fallbackNote(result.choice, request.board);
     return note === undefined ? result : { ...result, note };
   },

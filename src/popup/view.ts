@@ -146,15 +146,7 @@ export function statCells(status: RunStatus | null): StatCell[] {
     { label: t('statMovesPerSecond'), value: s ? s.movesPerSecond.toFixed(1) : '0.0' },
     { label: t('statDepth'), value: s && s.depth > 0 ? String(s.depth) : '—' },
     { label: t('statDesyncs'), value: s ? String(s.desyncs) : '0' },
-    ...(s?.tables ? [{ label: t('statTables'), value: tablesText(s.tables) }] : []),
   ];
-}
-
-/** The value beside "Endgame tables" (short: it sits in a stat cell): "43 % built", "12 played", "unavailable". */
-export function tablesText(tables: NonNullable<RunStatus['tables']>): string {
-  if (tables.state === 'building') return t('tablesPreparing', tables.percent);
-  if (tables.state === 'failed') return t('tablesFailed');
-  return t('tablesReady', tables.moves ?? 0);
 }
 
 /** "classic on 127.0.0.1", or an empty string before any detection. */

@@ -91,17 +91,6 @@ export const MoveChoiceSchema: z.ZodType<MoveChoice> = z.object({
   table: z.boolean().optional(),
 });
 
-/**
- * The endgame tables of the solver host (issue 15): built on first use in the background, `percent`
- * done; `moves` (in a tab's status) counts the moves of its run that came from a table.
- */
-export const TablesStatusSchema = z.object({
-  state: z.enum(['building', 'ready', 'failed']),
-  percent: z.number().int().min(0).max(100),
-  moves: z.number().int().min(0).optional(),
-});
-export type TablesStatus = z.infer<typeof TablesStatusSchema>;
-
 export const RUN_STATES = ['idle', 'thinking', 'moving', 'won', 'over', 'paused', 'error'] as const;
 export const RunStateSchema = z.enum(RUN_STATES);
 export type RunState = z.infer<typeof RunStateSchema>;
@@ -150,8 +139,6 @@ export const RunStatusSchema = z.object({
   recent: z.array(MovePointSchema).max(STATUS_RECENT_CAP).optional(),
   /** Coach mode (src/content/coach.ts): suggestion, grades and accuracy of the person's game. */
   coach: CoachStatusSchema.optional(),
-  /** The solver's endgame tables: being prepared (percent), ready or failed, and the table moves played. */
-  tables: TablesStatusSchema.optional(),
   running: z.boolean(),
   updatedAt: z.number(),
 });
@@ -222,7 +209,7 @@ const channel = z.string().max(100);
 /** The answer to a command: the hint asked for, and the status after the command. */
 const CommandReplySchema = z.object({ hint: MoveChoiceSchema.optional(), status: RunStatusSchema.optional() });
 /** The answer to a search: the move, and a note when it did not come from the full search. */
-const SolveReplySchema = z.object({ choice: MoveChoiceSchema, note: z.string().optional(), tables: TablesStatusSchema.optional() });
+const SolveReplySchema = z.object({ choice: MoveChoiceSchema, note: z.string().optional() });
 const Done = z.object({});
 
 /** The contexts that answer messages. */

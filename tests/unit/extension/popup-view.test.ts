@@ -82,15 +82,6 @@ describe('popup view', () => {
     expect(siteText(null)).toBe('');
   });
 
-  it('shows the endgame tables being prepared, ready or unavailable', () => {
-    const tablesOf = (tables: RunStatus['tables']): string | undefined =>
-      statCells({ ...STATUS, tables }).find((c) => c.label === 'Endgame tables')?.value;
-    expect(tablesOf(undefined)).toBeUndefined();
-    expect(tablesOf({ state: 'building', percent: 43 })).toBe('43 % built');
-    expect(tablesOf({ state: 'ready', percent: 100, moves: 12 })).toBe('12 played');
-    expect(tablesOf({ state: 'failed', percent: 20 })).toBe('unavailable');
-  });
-
   it('enables Stop while a run may be under way and the others at rest', () => {
     expect(buttonStates(STATUS, false)).toEqual({ solve: false, stop: true, step: false, hint: false });
     expect(buttonStates({ ...STATUS, state: 'idle', running: false }, false)).toEqual({ solve: true, stop: false, step: true, hint: true });
