@@ -98,7 +98,7 @@ export function browserTarget(mode: string): {
   const e2e = mode === 'e2e' || mode === 'e2e-firefox';
   const chrome = manifestFor(e2e);
   return firefox
-    ? { browser: 'firefox', manifest: firefoxManifest(chrome), outDir: e2e ? 'dist-e2e-firefox' : 'dist-firefox', target: 'firefox128', pages: { panel: 'src/panel/index.html' } }
+    ? { browser: 'firefox', manifest: firefoxManifest(chrome), outDir: e2e ? 'dist-e2e-firefox' : 'dist-firefox', target: 'firefox128', pages: { panel: 'src/ui/panel/index.html' } }
     : { browser: 'chrome', manifest: chrome, outDir: e2e ? 'dist-e2e' : 'dist', target: 'chrome116', pages: { offscreen: 'src/offscreen/offscreen.html' } };
 }
 

@@ -49,8 +49,8 @@ const worker = (name: RegExp): string[] =>
         .map((file) => join(assets, file))
     : [];
 const targets: [string, string[]][] = [
-  ['popup', fromHtml('src/popup/index.html')],
-  ['side panel', fromHtml('src/panel/index.html')],
+  ['popup', fromHtml('src/ui/popup/index.html')],
+  ['side panel', fromHtml('src/ui/panel/index.html')],
   ['offscreen solver host', fromHtml('src/offscreen/offscreen.html')],
   ['service worker', manifest.background?.service_worker ? [join(dist, manifest.background.service_worker)] : []],
   ['content script', [join(dist, 'src/content/index.js')]],

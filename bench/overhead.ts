@@ -134,7 +134,7 @@ async function main(): Promise<number> {
     await game.evaluate(() => localStorage.clear());
     await game.reload();
     const [tabId] = await tabIdsAt(browser, gameUrl);
-    const popup = await openExtensionWindow(browser, `src/popup/index.html?tabId=${tabId}`);
+    const popup = await openExtensionWindow(browser, `src/ui/popup/index.html?tabId=${tabId}`);
 
     // 2. Detect + read, through hints (before any run, so the first one includes the injection).
     const hintTimes = await popup.evaluate(

@@ -56,7 +56,7 @@ async function trial(browser: ExtensionBrowser, game: Page, gameUrl: string, tab
   await new Promise((done) => setTimeout(done, 500));
   const worker = await browser.serviceWorker();
   await worker.evaluate((key) => chrome.storage.session.remove(key), `status:${tabId}`);
-  const path = mode === 'panel' || mode === 'panel-history' ? `src/panel/index.html?tabId=${tabId}` : `src/popup/index.html?tabId=${tabId}`;
+  const path = mode === 'panel' || mode === 'panel-history' ? `src/ui/panel/index.html?tabId=${tabId}` : `src/ui/popup/index.html?tabId=${tabId}`;
   const page = await openExtensionWindow(browser, path);
   // The page knows its tab once its shortcuts and settings are shown.
   await new Promise((done) => setTimeout(done, SETTLE_MS));

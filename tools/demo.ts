@@ -33,7 +33,7 @@ import { STRATEGY_NAMES } from '../src/engine/types';
 import type { StrategyName } from '../src/engine/types';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const POPUP_PATH = 'src/popup/index.html';
+const POPUP_PATH = 'src/ui/popup/index.html';
 
 type BrowserName = 'chrome' | 'firefox';
 

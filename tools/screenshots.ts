@@ -48,13 +48,13 @@ async function main(): Promise<void> {
     await game.evaluate(() => localStorage.clear());
     await game.reload();
     const [tabId] = await tabIdsAt(browser, gameUrl);
-    const panel = await openExtensionWindow(browser, `src/panel/index.html?tabId=${tabId}`);
+    const panel = await openExtensionWindow(browser, `src/ui/panel/index.html?tabId=${tabId}`);
     await panel.setViewportSize({ width: 420, height: 1000 });
     await new Promise((done) => setTimeout(done, 400));
     await panel.getByRole('button', { name: 'Solve', exact: true }).click();
     await until(() => status(browser, tabId), (s) => (s?.bestTile ?? 0) >= Number(values.tile), 400_000);
     await new Promise((done) => setTimeout(done, 1500));
-    const popup = await openExtensionWindow(browser, `src/popup/index.html?tabId=${tabId}`);
+    const popup = await openExtensionWindow(browser, `src/ui/popup/index.html?tabId=${tabId}`);
     await new Promise((done) => setTimeout(done, 800));
     await popup.screenshot({ path: join(DOCS, 'popup.png') });
     await panel.screenshot({ path: join(DOCS, 'panel.png') });

@@ -11,21 +11,11 @@ import { acceptLifelines } from '../platform/runtime';
 import type { Command, GameRecord, ReplyOf, RunStatus, SenderInfo } from '../shared/messages';
 import { backgroundHandlers } from './routing';
 import { SETTINGS_STORAGE_KEY, normalizeSettings } from '../shared/settings';
-import {
-  GAMES_STORAGE_KEY,
-  appendGame,
-  badgeFor,
-  endedDocumentKey,
-  errorStatus,
-  injectionErrorMessage,
-  readStatus,
-  statusAfterPageEnd,
-  statusDocumentKey,
-  statusKey,
-  stoppedGameRecord,
-  toggleCommand,
-} from './logic';
-import type { PageEnd } from './logic';
+import { GAMES_STORAGE_KEY, appendGame } from '../shared/game-log';
+import { endedDocumentKey, readStatus, statusDocumentKey, statusKey } from '../shared/run-status-store';
+import { badgeFor } from './badge';
+import { errorStatus, injectionErrorMessage, statusAfterPageEnd, stoppedGameRecord, toggleCommand } from './run-status';
+import type { PageEnd } from './run-status';
 import { SOLVER_HOST, browser, openPanel } from '../platform/runtime';
 import type { SolverHost } from '../solver/host';
 import { offscreenSolverHost } from './offscreen-host';

@@ -1,14 +1,57 @@
 /**
- * The game log seen from the history view (pure: no DOM, no chrome.*): filters, the summary per
- * strategy, and export / import as JSON and CSV. Import validates every record and skips the bad ones
- * (with a count), so a hand-edited or truncated file never breaks the history.
+ * The game log (pure: no DOM, no chrome.*): how it is kept in chrome.storage.local (capped, within a byte
+ * budget for the replays, one record per game), filters, the summary per strategy, and export / import as
+ * JSON and CSV. Every read validates each record and skips the bad ones (import counts them), so a
+ * hand-edited or truncated log never breaks the history.
  */
 import { GameRecordSchema } from './messages';
 import type { GameRecord } from './messages';
-import { ReplaySchema } from './history';
+import { HISTORY_BYTE_BUDGET, HISTORY_CAP, ReplaySchema, replaySize } from './history';
 import { CoachSummarySchema } from './coach';
 import { STRATEGY_NAMES } from '../engine/types';
 import type { StrategyName } from '../engine/types';
+
+export const GAMES_STORAGE_KEY = 'games';
+/** Most games kept (the history view shows it); the oldest go first. */
+export const GAMES_CAP = HISTORY_CAP;
+
+/**
+ * The stored game log with `record` appended: entries that do not validate are dropped, the oldest beyond
+ * `cap` or past the replays' byte `budget` too. A game is recorded once: a record of a game already in the
+ * log (same gameId) replaces it — or, with `keepExisting` (the background's own guess when a page went
+ * away), leaves it as it is.
+ */
+export function appendGame(
+  stored: unknown,
+  record: GameRecord,
+  { cap = GAMES_CAP, budget = HISTORY_BYTE_BUDGET, keepExisting = false }: { cap?: number; budget?: number; keepExisting?: boolean } = {},
+): GameRecord[] {
+  let games = readGames(stored);
+  if (record.gameId !== undefined) {
+    const known = games.some((game) => game.gameId === record.gameId);
+    if (known && keepExisting) return games;
+    games = games.filter((game) => game.gameId !== record.gameId);
+  }
+  games.push(record);
+  let kept = games.length > cap ? games.slice(games.length - cap) : games;
+  // Replays take the room: past the budget, the oldest games go (the newest one always stays).
+  let size = kept.reduce((sum, game) => sum + replaySize(game.replay), 0);
+  let drop = 0;
+  while (size > budget && drop < kept.length - 1) size -= replaySize(kept[drop++].replay);
+  if (drop > 0) kept = kept.slice(drop);
+  return kept;
+}
+
+/** The valid records of a stored game log (anything else is ignored). */
+export function readGames(stored: unknown): GameRecord[] {
+  if (!Array.isArray(stored)) return [];
+  const out: GameRecord[] = [];
+  for (const item of stored) {
+    const parsed = GameRecordSchema.safeParse(item);
+    if (parsed.success) out.push(parsed.data);
+  }
+  return out;
+}
 
 export interface HistoryFilter {
   readonly strategy?: StrategyName | '';

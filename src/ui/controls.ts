@@ -3,7 +3,7 @@
  * the live status the background keeps in storage.session under `status:<tabId>` (state, board,
  * numbers, move values), the "Allow on this site" prompt and the keyboard shortcuts as the user has them.
  *
- * Both pages carry the same element ids (see src/popup/index.html); `Controls` finds them, wires them and
+ * Both pages carry the same element ids (see src/ui/popup/index.html); `Controls` finds them, wires them and
  * renders into them. The tab can change (the panel follows the active tab: `setTab`). It talks to the
  * background only through the typed protocol (`send`), and announces changes of state in an ARIA live
  * region.
@@ -14,7 +14,7 @@ import { RunStatusSchema, send } from '../shared/messages';
 import type { Command, RunStatus } from '../shared/messages';
 import { DEFAULT_SETTINGS, SETTINGS_STORAGE_KEY, normalizeSettings } from '../shared/settings';
 import type { Settings } from '../shared/settings';
-import { statusKey } from '../background/logic';
+import { statusKey } from '../shared/run-status-store';
 import { SHORTCUTS_PAGE, browser } from '../platform/runtime';
 import {
   buttonStates,
@@ -31,10 +31,10 @@ import {
   strategyLabel,
   tileClass,
   valueRows,
-} from '../popup/view';
+} from './status-view';
 import { t } from './i18n';
-import { CoachCard } from '../popup/coach-card';
-import { coachStateLabel } from '../popup/coach-view';
+import { CoachCard } from './coach-card';
+import { coachStateLabel } from './coach-view';
 
 export function byId<T extends HTMLElement>(id: string, root: Document = document): T {
   const element = root.getElementById(id);

@@ -23,7 +23,7 @@ useE2ESession((started) => {
   session = started;
 });
 
-const PANEL_PATH = 'src/panel/index.html';
+const PANEL_PATH = 'src/ui/panel/index.html';
 
 async function openPanel(tabId: number, hash = ''): Promise<Page> {
   const page = await openExtensionWindow(session.browser, `${PANEL_PATH}?tabId=${tabId}${hash}`);

@@ -44,7 +44,7 @@ export const FIREFOX_DIST_DIR = process.env.E2E_FIREFOX_EXTENSION_DIR
   : join(REPO_ROOT, 'dist-e2e-firefox');
 /** The Firefox store build (`npm run build` → dist-firefox/): what the package test and web-ext lint check. */
 export const FIREFOX_STORE_DIR = join(REPO_ROOT, 'dist-firefox');
-export const POPUP_PATH = 'src/popup/index.html';
+export const POPUP_PATH = 'src/ui/popup/index.html';
 
 
 /** The `browser` global of an add-on page, typed only as far as the harness uses it. */

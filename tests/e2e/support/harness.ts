@@ -34,7 +34,7 @@ export type { WaitOptions } from '../../support/common';
 
 /** The built extension; E2E_EXTENSION_DIR overrides it (to try the harness on another build). */
 export const DIST_DIR = process.env.E2E_EXTENSION_DIR ? resolve(process.env.E2E_EXTENSION_DIR) : join(REPO_ROOT, 'dist-e2e');
-export const POPUP_PATH = 'src/popup/index.html';
+export const POPUP_PATH = 'src/ui/popup/index.html';
 
 
 export interface GameTab {
