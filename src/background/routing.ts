@@ -9,7 +9,8 @@
  * - status texts are bounded before they are stored (the popup shows them).
  */
 import { boundText } from '../shared/messages';
-import type { Command, GameRecord, Handlers, ReplyOf, RunStatus, SenderInfo, TabSearchOptions } from '../shared/messages';
+import type { Command, GameRecord, ReplyOf, RunStatus, TabSearchOptions } from '../shared/messages';
+import type { Handlers, SenderInfo } from '../shared/protocol';
 import type { SearchOptions } from '../engine/types';
 import type { SolverHost } from '../solver/host';
 

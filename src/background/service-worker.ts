@@ -6,9 +6,11 @@
  * keyboard commands.
  */
 import contentScriptFile from '../content/index.ts?script';
-import { DeliveryError, listen, send } from '../shared/messages';
+import { DeliveryError } from '../shared/protocol';
+import { listen, send } from '../platform/messaging';
 import { acceptLifelines } from '../platform/runtime';
-import type { Command, GameRecord, ReplyOf, RunStatus, SenderInfo } from '../shared/messages';
+import type { Command, GameRecord, ReplyOf, RunStatus } from '../shared/messages';
+import type { SenderInfo } from '../shared/protocol';
 import { backgroundHandlers } from './routing';
 import { SETTINGS_STORAGE_KEY, normalizeSettings } from '../shared/settings';
 import { GAMES_STORAGE_KEY, appendGame } from '../shared/game-log';

@@ -12,8 +12,10 @@
  */
 import { applyMove, isSuccessor, legalMoves, maxTile } from '../engine/index';
 import type { Grid, MoveChoice, MoveValues, SearchOptions } from '../engine/types';
-import { boundText, createSend, initialStatus } from '../shared/messages';
-import type { Command, GameRecord, ReplyOf, RunState, RunStatus, Send, Transport } from '../shared/messages';
+import { boundText, initialStatus } from '../shared/messages';
+import { createSend } from '../shared/protocol';
+import type { Command, GameRecord, ReplyOf, RunState, RunStatus } from '../shared/messages';
+import type { Send, Transport } from '../shared/protocol';
 import type { Settings } from '../shared/settings';
 import type { Adapter, AdapterFactory, BoardReading, PageBridge } from './adapters/types';
 import { BoardAccess } from './board-access';

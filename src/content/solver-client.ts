@@ -4,8 +4,8 @@
  * service worker was restarting), cut short by an AbortSignal.
  */
 import type { Grid, MoveChoice, SearchOptions, StrategyName } from '../engine/types';
-import { DeliveryError } from '../shared/messages';
-import type { Send } from '../shared/messages';
+import { DeliveryError } from '../shared/protocol';
+import type { Send } from '../shared/protocol';
 import { DriverError, Interrupted } from './errors';
 
 export interface SolverAnswer {

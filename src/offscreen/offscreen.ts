@@ -4,7 +4,7 @@
  * creates it again on the next request (src/background/offscreen-host.ts).
  */
 import type { Grid, MoveChoice } from '../engine/index';
-import { listen } from '../shared/messages';
+import { listen } from '../platform/messaging';
 import { createWorkerPool } from '../solver/worker-pool';
 
 const OFFSCREEN_IDLE_CLOSE_MS = 60_000;

@@ -10,7 +10,8 @@
  */
 import { STRATEGIES } from '../engine/strategies/index';
 import type { MoveChoice } from '../engine/types';
-import { RunStatusSchema, send } from '../shared/messages';
+import { RunStatusSchema } from '../shared/messages';
+import { send } from '../platform/messaging';
 import type { Command, RunStatus } from '../shared/messages';
 import { DEFAULT_SETTINGS, SETTINGS_STORAGE_KEY, normalizeSettings } from '../shared/settings';
 import type { Settings } from '../shared/settings';

@@ -12,8 +12,8 @@
  * Checked on: tests/fixtures/pages/play2048-like.
  */
 import type { Direction, Grid } from '../../engine/types';
-import { StoreFindResultSchema, StoreSnapshotSchema } from '../../page/bridge-protocol';
-import type { StoreSnapshot } from '../../page/bridge-protocol';
+import { StoreFindResultSchema, StoreSnapshotSchema } from '../../shared/bridge-protocol';
+import type { StoreSnapshot } from '../../shared/bridge-protocol';
 import { canvasBoardRect } from './canvas';
 import { checkTile, isBoardSize, waitForBoard, waitUntil } from './common';
 import { BoardReadError } from './types';

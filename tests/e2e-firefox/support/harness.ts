@@ -23,7 +23,8 @@ import { launchFirefoxWithExtension, openExtensionTab, openExtensionWindow } fro
 import type { FirefoxExtensionBrowser } from '../../harness/firefox';
 import { startStaticServer } from '../../harness/static-server';
 import type { StaticServer } from '../../harness/static-server';
-import { RunStatusSchema, parseReply } from '../../../src/shared/messages';
+import { RunStatusSchema } from '../../../src/shared/messages';
+import { parseReply } from '../../../src/shared/protocol';
 import type { Command, ReplyOf, RunStatus } from '../../../src/shared/messages';
 import { SETTINGS_STORAGE_KEY } from '../../../src/shared/settings';
 import type { Settings } from '../../../src/shared/settings';

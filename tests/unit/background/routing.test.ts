@@ -4,8 +4,10 @@
  * channel with options rebuilt from the narrow schema, and status texts are bounded.
  */
 import { describe, expect, it } from 'vitest';
-import { STATUS_TEXT_MAX, dispatch } from '../../../src/shared/messages';
-import type { GameRecord, Handlers, RequestOf, RunStatus, SenderInfo } from '../../../src/shared/messages';
+import { STATUS_TEXT_MAX } from '../../../src/shared/messages';
+import { dispatch } from '../../../src/shared/protocol';
+import type { GameRecord, RequestOf, RunStatus } from '../../../src/shared/messages';
+import type { Handlers, SenderInfo } from '../../../src/shared/protocol';
 import { backgroundHandlers, solverOptions } from '../../../src/background/routing';
 import type { SolverHost } from '../../../src/solver/host';
 

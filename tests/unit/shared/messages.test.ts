@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DeliveryError, PROTOCOL, ProtocolError, createSend, dispatch, errorReply, parseMessage, parseReply, senderFits } from '../../../src/shared/messages';
-import type { Handlers, Message } from '../../../src/shared/messages';
+import { DeliveryError, ProtocolError, createSend, dispatch, errorReply, parseMessage, parseReply, senderFits } from '../../../src/shared/protocol';
+import { PROTOCOL } from '../../../src/shared/messages';
+import type { Handlers } from '../../../src/shared/protocol';
+import type { Message } from '../../../src/shared/messages';
 import { DEFAULT_SETTINGS } from '../../../src/shared/settings';
 import { parseWorkerRequest, parseWorkerResponse } from '../../../src/solver/protocol';
 

@@ -1,5 +1,5 @@
 /**
- * Requests over ports (src/platform/runtime.ts: sendOverPort, onRawPort), against a fake `chrome` whose
+ * Requests over ports (src/platform/port-transport.ts: sendOverPort, onRawPort), against a fake `chrome` whose
  * runtime.connect hands the other end of the port to every onConnect listener, as the browsers do: a
  * request reaches only the context it names, one port carries many requests with their answers matched
  * even out of order, a port that closes fails its open requests with a transient error and the next request
@@ -10,7 +10,7 @@
  * (while a receiver that keeps working past the silence limit is waited for: it beats).
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Handlers } from '../../../src/shared/messages';
+import type { Handlers } from '../../../src/shared/protocol';
 
 type Listener = (data: unknown) => void;
 
@@ -78,12 +78,17 @@ function fakeRuntime(sender: { id: string; url: string; tab?: { id: number }; fr
   return { chrome: { runtime }, opened, connectListeners };
 }
 
-type Runtime = typeof import('../../../src/platform/runtime');
-
-async function load(fake: ReturnType<typeof fakeRuntime>): Promise<Runtime> {
+/** The transports, loaded afresh on a fake `chrome` (one module graph: the ports and channels share it). */
+async function load(fake: ReturnType<typeof fakeRuntime>) {
   vi.stubGlobal('chrome', fake.chrome);
   vi.resetModules();
-  return import('../../../src/platform/runtime');
+  const [runtime, ports, channels, protocol] = await Promise.all([
+    import('../../../src/platform/runtime'),
+    import('../../../src/platform/port-transport'),
+    import('../../../src/platform/channel-transport'),
+    import('../../../src/shared/protocol'),
+  ]);
+  return { ...runtime, ...ports, ...channels, isTransientFailure: protocol.isTransientFailure };
 }
 
 let fake: ReturnType<typeof fakeRuntime>;
@@ -179,7 +184,7 @@ describe('the protocol over request ports', () => {
   const fromTab = { id: 'abc', url: 'http://127.0.0.1/game/', tab: { id: 3 }, frameId: 0 };
 
   async function backgroundListening(heard: unknown[]) {
-    const messages = await import('../../../src/shared/messages');
+    const messages = await import('../../../src/platform/messaging');
     // Only the kind under test is handled here; the table is typed for all of the background's kinds.
     const handlers = { 'solver/cancel': (request: unknown) => (heard.push(request), {}) } as unknown as Handlers<'background'>;
     messages.listen('background', handlers);
