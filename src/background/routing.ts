@@ -22,14 +22,14 @@ export interface BackgroundDeps {
 }
 
 /** The tab of a content script's message (the protocol accepts those kinds only from a tab's top frame). */
-export function senderTab(sender: SenderInfo): number {
+function senderTab(sender: SenderInfo): number {
   const tabId = sender.tab?.id;
   if (tabId === undefined) throw new Error('A content message without a tab');
   return tabId;
 }
 
 /** The solver channel of a tab: a newer search of the tab replaces its older one, other tabs run side by side. */
-export function tabChannel(sender: SenderInfo): string {
+function tabChannel(sender: SenderInfo): string {
   return `tab:${senderTab(sender)}`;
 }
 
@@ -45,7 +45,7 @@ export function solverOptions(options: TabSearchOptions): SearchOptions {
 }
 
 /** A status as it is stored: its texts bounded. */
-export function storedStatus(status: RunStatus): RunStatus {
+function storedStatus(status: RunStatus): RunStatus {
   const out: RunStatus = { ...status };
   if (out.message !== undefined) out.message = boundText(out.message);
   if (out.note !== undefined) out.note = boundText(out.note);

@@ -16,7 +16,7 @@ const END_MESSAGES: Record<PageEnd, string> = {
 };
 
 /** A status whose page is gone must not claim to be playing (or paused on a board that no longer exists). */
-export function isLive(status: RunStatus): boolean {
+function isLive(status: RunStatus): boolean {
   return status.running || status.state === 'thinking' || status.state === 'moving' || status.state === 'paused';
 }
 

@@ -32,7 +32,8 @@ import type { ReferencePosition, SearchedPosition } from './positions';
 import { ENGINE_OPTION_SPECS, engineFrom, useEngine } from './engine';
 import { BANK_HELP, BANK_OPTION_SPECS, SEARCH_OPTION_SPECS, SIZE_RANGE, bankFrom, describeSearchOptions, searchOptionsFrom, strategyChoices } from './search-options';
 import { CLI_TABLE_SPECS, TABLES_OPTION_SPECS, installTables, loadOrBuildTables, tablesCacheDir, tablesFrom } from './tables';
-import { REACH_TILES, median, summarizeBench } from './stats';
+import { REACH_TILES, summarizeBench } from './stats';
+import { median } from '../shared/statistics';
 import type { BenchSummary } from './stats';
 import { formatNumber, formatPercent, formatTable } from './table';
 

@@ -9,7 +9,7 @@ import { SHARED_WASM_FILE, WASM_FILE, readWasm } from './wasm-files';
 import type { ParsedArgs } from './args';
 import { UsageError } from './args';
 
-export const ENGINES: readonly SearchEngine[] = ['wasm', 'ts'];
+const ENGINES: readonly SearchEngine[] = ['wasm', 'ts'];
 export const DEFAULT_ENGINE: SearchEngine = 'wasm';
 
 export const ENGINE_OPTION_SPECS = {

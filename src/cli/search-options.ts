@@ -21,7 +21,7 @@ export const BANK_HELP = `  --bank K       expectimax: a time bank per game: onc
                  a move the search finds hard may take K times it (default: off, every move --time-ms)`;
 
 /** --bank's range: the most a hard move may take, in budgets. */
-export const BANK_RANGE = { min: 1, max: 16 } as const;
+const BANK_RANGE = { min: 1, max: 16 } as const;
 
 /** The command-line flag of each search option a strategy may take. */
 const FLAGS: Record<SearchKnob, string> = { timeMs: '--time-ms', depth: '--depth', playouts: '--playouts', reference: '--reference' };

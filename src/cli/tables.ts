@@ -29,7 +29,7 @@ export const TABLES_OPTION_SPECS = {
  * Hand a move to the table when its success probability is at least this (see README "Endgame tables":
  * measured with scripts/handover.ts).
  */
-export const DEFAULT_TABLE_THRESHOLD = 0.5;
+const DEFAULT_TABLE_THRESHOLD = 0.5;
 
 export interface TablesSetting {
   readonly on: boolean;

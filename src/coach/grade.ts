@@ -91,7 +91,7 @@ export function gradeOfLoss(loss: number, scale = 1): Grade {
   return 'blunder';
 }
 
-export function accuracyOfLoss(loss: number, scale = 1): number {
+function accuracyOfLoss(loss: number, scale = 1): number {
   return 100 * (1 - Math.min(1, loss / (GRADE_THRESHOLDS.mistake * scale)));
 }
 
@@ -119,17 +119,17 @@ export function gradeMove(strategy: StrategyName, values: MoveValues, move: Dire
 
 export type GradeCounts = Record<Grade, number>;
 
-export function emptyCounts(): GradeCounts {
+function emptyCounts(): GradeCounts {
   return { best: 0, good: 0, inaccuracy: 0, mistake: 0, blunder: 0 };
 }
 
 /** One letter per grade, for the per-move marks a game record keeps (`-` = a move seen but not graded). */
 export const GRADE_MARK: Readonly<Record<Grade, string>> = { best: '!', good: 'g', inaccuracy: '?', mistake: 'm', blunder: 'X' };
-export const UNGRADED_MARK = '-';
+const UNGRADED_MARK = '-';
 
 /** One letter per direction, for the better move a game record keeps per graded move (`-` = none). */
 export const MOVE_LETTER: Readonly<Record<Direction, string>> = { up: 'u', down: 'd', left: 'l', right: 'r' };
-export const NO_BETTER = '-';
+const NO_BETTER = '-';
 
 /**
  * A game's grades as they come: counts, running accuracy, and per move seen a mark and the better move.

@@ -43,7 +43,7 @@ interface Pending {
   timer: ReturnType<typeof setTimeout>;
 }
 
-export class BridgeError extends Error {
+class BridgeError extends Error {
   override name = 'BridgeError';
 }
 

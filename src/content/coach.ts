@@ -13,7 +13,7 @@
  * short burst of readings; DOM mutations trigger a reading; a slow poll catches the rest (a canvas redrawn
  * by a timer, a change from elsewhere). Only reading the page — never writing to it except the overlay.
  */
-import { legalMoves, maxTile } from '../engine/index';
+import { legalMoves, maxTile, sameGrid } from '../engine/index';
 import type { Direction, Grid, MoveChoice, SearchOptions } from '../engine/types';
 import { GradeTally, gradeMove, isGradable } from '../coach/grade';
 import type { MoveGrade } from '../coach/grade';
@@ -357,7 +357,7 @@ export class Coach {
     const anchor = this.tracker.anchor;
     if (!anchor) return;
     const reading = this.lastReading ?? { grid: anchor, score: null, status: 'playing' as const };
-    this.evaluate(anchor, sameBoard(reading.grid, anchor) ? reading : { ...reading, grid: anchor });
+    this.evaluate(anchor, sameGrid(reading.grid, anchor) ? reading : { ...reading, grid: anchor });
     if (note) this.publish({ note });
     else this.publish();
   }
@@ -471,8 +471,4 @@ function isOver(reading: BoardReading): boolean {
 
 function newGameId(): string {
   return `c-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
-}
-
-function sameBoard(a: Grid, b: Grid): boolean {
-  return gridKey(a) === gridKey(b);
 }

@@ -28,11 +28,10 @@ import { SolverClient } from './solver-client';
 import { watchTakeover } from './takeover';
 
 export { NO_BOARD_MESSAGE } from './board-access';
-export { DriverError } from './errors';
 
 export const PAUSED_MESSAGE = 'Paused — you moved';
 /** Why a run stopped at the win although "At 2048: Keep playing" is set (see ContinueResult). */
-export const WIN_NOT_CONTINUED: Readonly<Record<'no-control' | 'still-shown', string>> = {
+const WIN_NOT_CONTINUED: Readonly<Record<'no-control' | 'still-shown', string>> = {
   'no-control': 'Won — continue by hand (no "Keep going" on the board)',
   'still-shown': 'Won — continue by hand (the win message did not go away)',
 };

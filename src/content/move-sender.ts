@@ -3,7 +3,7 @@
  * re-send (with backoff) when the page ignored it, looking first whether the board changed meanwhile.
  */
 import type { Direction, Grid } from '../engine/types';
-import { sameGrid } from './adapters/common';
+import { sameGrid } from '../engine/index';
 import type { Adapter, BoardReading } from './adapters/types';
 import { DriverError } from './errors';
 

@@ -7,11 +7,9 @@
  * Moves write their result into OUT (no allocation): OUT[0] = lo, OUT[1] = hi.
  */
 import type { Grid, HeuristicWeights } from './types';
-
-export type { HeuristicWeights };
 import { validateGrid } from './grid';
 
-export const BITBOARD_MAX_RANK = 15;
+const BITBOARD_MAX_RANK = 15;
 
 /** Row after a left move (towards nibble 0) / a right move. A 15+15 merge stays 15 (2^16 does not fit). */
 export const ROW_LEFT = new Uint16Array(65536);
@@ -57,7 +55,7 @@ const F = Math.fround;
  * The reference configuration reproduces its values with them, and play evaluates with them too: weights
  * tuned at fixed depths did worse in timed play (docs/research/2026-11-25-shallow-weights.md).
  */
-export const REFERENCE_WEIGHTS: HeuristicWeights = Object.freeze({
+const REFERENCE_WEIGHTS: HeuristicWeights = Object.freeze({
   lost: 200000,
   empty: 270,
   merges: 700,
@@ -155,7 +153,7 @@ function buildTables(): void {
 buildTables();
 
 /** Column c packed as a 16-bit line (nibble i = row i). */
-export function columnOf(lo: number, hi: number, c: number): number {
+function columnOf(lo: number, hi: number, c: number): number {
   const s = 4 * c;
   const x = (lo >>> s) & 0x000f000f;
   const y = (hi >>> s) & 0x000f000f;
@@ -193,10 +191,6 @@ export function executeMove(lo: number, hi: number, dir: number): number {
   return score;
 }
 
-export function countEmpty(lo: number, hi: number): number {
-  return EMPTY[lo & 0xffff] + EMPTY[lo >>> 16] + EMPTY[hi & 0xffff] + EMPTY[hi >>> 16];
-}
-
 /** SOLVER.md's board heuristic: float32 sum of the 4 row values, of the 4 column values, then of both. */
 export function heuristic(lo: number, hi: number): number {
   const rows = F(F(F(HEUR[lo & 0xffff] + HEUR[lo >>> 16]) + HEUR[hi & 0xffff]) + HEUR[hi >>> 16]);
@@ -220,14 +214,6 @@ export function countDistinctRanks(lo: number, hi: number): number {
     n++;
   }
   return n;
-}
-
-export function maxRankOf(lo: number, hi: number): number {
-  let m = 0;
-  for (let i = 0; i < 8; i++) {
-    m = Math.max(m, (lo >>> (4 * i)) & 0xf, (hi >>> (4 * i)) & 0xf);
-  }
-  return m;
 }
 
 /** True when the grid fits the bitboard: 4x4 with tiles up to 32768. */

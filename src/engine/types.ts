@@ -103,7 +103,7 @@ export type SearchKnob = 'timeMs' | 'depth' | 'playouts' | 'reference';
  * A new way to split (say root move × spawn cell) is one more member here and one more case in the
  * pool's planParts.
  */
-export type SearchSplit = 'root-moves' | 'playouts' | 'single';
+type SearchSplit = 'root-moves' | 'playouts' | 'single';
 
 /** What a strategy says about itself: the registry, the pool, the popup and the CLI read this. */
 export interface StrategyDescriptor {

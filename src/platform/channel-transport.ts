@@ -18,6 +18,8 @@ import type { Answer } from './rpc';
  * a receiver works on a request it acknowledges it again every `beatMs`, and a request whose receiver stays
  * silent for `silentMs` (the document crashed or was closed mid-search) fails as transient, so that the
  * sender's retry takes over instead of waiting forever. Mutable for tests only.
+ *
+ * @public (the tests change it on a freshly loaded module)
  */
 export const CHANNEL_TIMING = { ackMs: 2_000, beatMs: 1_000, silentMs: 10_000 };
 

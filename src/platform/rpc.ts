@@ -17,11 +17,11 @@ export interface Answer<Id> {
 }
 
 /** Said when nobody received a request: the browser's words for it, which isTransientFailure knows. */
-export const NO_RECEIVER = 'Could not establish connection. Receiving end does not exist.';
+const NO_RECEIVER = 'Could not establish connection. Receiving end does not exist.';
 export const PORT_CLOSED = 'The message port closed before a response was received.';
 
 /** Said when a receiver that acknowledged a request went silent before answering (it crashed or closed). */
-export const RECEIVER_SILENT = 'The message channel closed before a response was received: the receiving context stopped answering.';
+const RECEIVER_SILENT = 'The message channel closed before a response was received: the receiving context stopped answering.';
 
 /** The requests sent and not answered yet, by id: settled by their answer, or failed all at once. */
 export class Waiting<Id> {

@@ -28,12 +28,12 @@ import type { RawListener, TabTarget } from '../shared/protocol';
 import { RPC_PREFIX } from './rpc';
 
 export { browser };
-export type { Runtime, Storage, Tabs } from 'webextension-polyfill';
+export type { Storage } from 'webextension-polyfill';
 
 declare const __EXTENSION_BROWSER__: 'chrome' | 'firefox' | undefined;
 
 /** The browser this build is for. */
-export const BROWSER: 'chrome' | 'firefox' = typeof __EXTENSION_BROWSER__ === 'string' ? __EXTENSION_BROWSER__ : 'chrome';
+const BROWSER: 'chrome' | 'firefox' = typeof __EXTENSION_BROWSER__ === 'string' ? __EXTENSION_BROWSER__ : 'chrome';
 
 /** Where the solver's workers live: an offscreen document (Chrome) or the background event page (Firefox). */
 export const SOLVER_HOST: 'offscreen-document' | 'background-page' = BROWSER === 'firefox' ? 'background-page' : 'offscreen-document';
@@ -106,7 +106,7 @@ export function backgroundUrl(): string | undefined {
  * Is this context still connected to its extension? An extension that was reloaded or updated leaves
  * its old content scripts running with no runtime (`chrome.runtime.id` gone): they must stand down.
  */
-export function runtimeAlive(): boolean {
+function runtimeAlive(): boolean {
   try {
     return typeof chrome.runtime?.id === 'string';
   } catch {

@@ -13,13 +13,12 @@
  *   under the secret. A wrong tag, an old sequence number or a shape outside the schemas below is dropped.
  */
 import { z } from 'zod';
-import { DIRECTIONS } from '../engine/types';
 import { BOARD_LIMITS } from '../engine/limits';
 
 // No code generation (page CSPs, and the house rule against eval).
 z.config({ jitless: true });
 
-export const BRIDGE_PREFIX = '__2048autopilot';
+const BRIDGE_PREFIX = '__2048autopilot';
 
 export type BridgeDirection = 'to-page' | 'to-content';
 
@@ -28,8 +27,8 @@ export function channelName(channel: string, direction: BridgeDirection): string
 }
 
 /** Secrets and channel names: URL-safe base64 characters (the agent checks the same). */
-export const SECRET_PATTERN = /^[A-Za-z0-9_-]{32,64}$/;
-export const CHANNEL_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
+const SECRET_PATTERN = /^[A-Za-z0-9_-]{32,64}$/;
+const CHANNEL_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
 
 export function isSecret(value: unknown): value is string {
   return typeof value === 'string' && SECRET_PATTERN.test(value);
@@ -47,8 +46,6 @@ export interface BridgeKeys {
   readonly secret: string;
   readonly channel: string;
 }
-
-export const DirectionSchema = z.enum(DIRECTIONS);
 
 /** Requests the agent answers; nothing else is sent. */
 export const PAGE_REQUEST_TYPES = ['hello', 'key', 'store/find', 'store/snapshot', 'store/move', 'store/continue'] as const;
@@ -80,7 +77,6 @@ export type ContentMessage = z.infer<typeof ContentMessageSchema>;
 
 /** Result of `store/find`. */
 export const StoreFindResultSchema = z.object({ found: z.boolean(), snapshot: StoreSnapshotSchema.nullable() });
-export type StoreFindResult = z.infer<typeof StoreFindResultSchema>;
 
 /** A fresh random token of `length` URL-safe characters (secrets: 43, channel names: 22). */
 export function makeToken(length: number): string {

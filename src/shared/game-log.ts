@@ -8,6 +8,7 @@ import { GameRecordSchema } from './messages';
 import type { GameRecord } from './messages';
 import { HISTORY_BYTE_BUDGET, HISTORY_CAP, ReplaySchema, replaySize } from './history';
 import { CoachSummarySchema } from './coach';
+import { median } from './statistics';
 import { STRATEGY_NAMES } from '../engine/types';
 import type { StrategyName } from '../engine/types';
 
@@ -79,13 +80,6 @@ export interface StrategySummary {
   readonly bestScore: number | null;
 }
 
-export function median(values: readonly number[]): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
 /** One row per strategy that has games, in the registry's order. */
 export function summarize(games: readonly GameRecord[]): StrategySummary[] {
   const out: StrategySummary[] = [];
@@ -95,7 +89,7 @@ export function summarize(games: readonly GameRecord[]): StrategySummary[] {
     const reached: Record<number, number> = {};
     for (const tile of SUMMARY_TILES) reached[tile] = mine.filter((g) => g.bestTile >= tile).length / mine.length;
     const scores = mine.map((g) => g.score).filter((s): s is number => s !== null);
-    out.push({ strategy, games: mine.length, reached, medianScore: median(scores), bestScore: scores.length ? Math.max(...scores) : null });
+    out.push({ strategy, games: mine.length, reached, medianScore: scores.length > 0 ? median(scores) : null, bestScore: scores.length ? Math.max(...scores) : null });
   }
   return out;
 }
@@ -106,12 +100,12 @@ export function exportJson(games: readonly GameRecord[]): string {
   return JSON.stringify({ format: '2048-autopilot-games', version: 1, games }, null, 1);
 }
 
-export const CSV_COLUMNS = ['endedAt', 'site', 'adapter', 'strategy', 'outcome', 'score', 'bestTile', 'moves', 'ms', 'desyncs', 'replay'] as const;
+const CSV_COLUMNS = ['endedAt', 'site', 'adapter', 'strategy', 'outcome', 'score', 'bestTile', 'moves', 'ms', 'desyncs', 'replay'] as const;
 /**
  * Columns written on export but optional on import (files from before they existed still import):
  * the game id, and a coached game's grades (its coach summary as JSON).
  */
-export const CSV_OPTIONAL_COLUMNS = ['gameId', 'coach'] as const;
+const CSV_OPTIONAL_COLUMNS = ['gameId', 'coach'] as const;
 type CsvColumn = (typeof CSV_COLUMNS)[number] | (typeof CSV_OPTIONAL_COLUMNS)[number];
 
 function csvField(value: string): string {

@@ -21,7 +21,7 @@ import { SettingsSchema } from './settings';
 import { ReplaySchema } from './history';
 import { CoachStatusSchema, CoachSummarySchema } from './coach';
 
-export const DirectionSchema = z.enum(DIRECTIONS);
+const DirectionSchema = z.enum(DIRECTIONS);
 export const StrategyNameSchema = z.enum(STRATEGY_NAMES);
 
 const side = z.number().int().min(BOARD_LIMITS.minSize).max(BOARD_LIMITS.maxSize);
@@ -51,7 +51,7 @@ export const SearchOptionsSchema: z.ZodType<SearchOptions> = z.object({
  * mode. Unknown fields are refused. The background builds the solver's options from these
  * (src/background/routing.ts) instead of passing what a tab sent through.
  */
-export const TabSearchOptionsSchema = z.strictObject({
+const TabSearchOptionsSchema = z.strictObject({
   timeMs: z.number().int().min(10).max(10_000).optional(),
   depth: z.number().int().min(1).max(8).optional(),
   playouts: z.number().int().min(1).max(SEARCH_LIMITS.playouts.max).optional(),
@@ -86,15 +86,15 @@ export const MoveChoiceSchema: z.ZodType<MoveChoice> = z.object({
   table: z.boolean().optional(),
 });
 
-export const RUN_STATES = ['idle', 'thinking', 'moving', 'won', 'over', 'paused', 'error'] as const;
-export const RunStateSchema = z.enum(RUN_STATES);
+const RUN_STATES = ['idle', 'thinking', 'moving', 'won', 'over', 'paused', 'error'] as const;
+const RunStateSchema = z.enum(RUN_STATES);
 export type RunState = z.infer<typeof RunStateSchema>;
 
 /** Most move points one stored status carries (see RunStatus.recent). */
 export const STATUS_RECENT_CAP = 640;
 
 /** One move as the panel's live charts keep it. */
-export const MovePointSchema = z.object({
+const MovePointSchema = z.object({
   moves: z.number().int().min(1),
   score: z.number().nullable(),
   thinkMs: z.number().min(0).optional(),
@@ -169,8 +169,8 @@ export function initialStatus(strategy: RunStatus['strategy'], now: number): Run
 }
 
 /** `coach` turns coach mode on in the tab (the person plays, the extension grades), `coach-stop` off. */
-export const COMMANDS = ['solve', 'stop', 'step', 'hint', 'coach', 'coach-stop'] as const;
-export const CommandSchema = z.enum(COMMANDS);
+const COMMANDS = ['solve', 'stop', 'step', 'hint', 'coach', 'coach-stop'] as const;
+const CommandSchema = z.enum(COMMANDS);
 export type Command = z.infer<typeof CommandSchema>;
 
 export const GameRecordSchema = z.object({
@@ -244,7 +244,7 @@ export type MessageKind = keyof Protocol;
 type Plain<T> = string extends keyof T ? object : T;
 export type RequestOf<K extends MessageKind> = Plain<z.infer<Protocol[K]['request']>>;
 export type ReplyOf<K extends MessageKind> = Plain<z.infer<Protocol[K]['reply']>>;
-export type MessageOf<K extends MessageKind> = { kind: K } & RequestOf<K>;
+type MessageOf<K extends MessageKind> = { kind: K } & RequestOf<K>;
 export type Message = { [K in MessageKind]: MessageOf<K> }[MessageKind];
 /** The kinds a context answers. */
 export type KindOf<C extends Context> = { [K in MessageKind]: Protocol[K]['to'] extends C ? K : never }[MessageKind];

@@ -29,10 +29,10 @@ export interface SolverWorker {
   onmessage: ((event: { data: unknown }) => void) | null;
   onerror: ((event: unknown) => void) | null;
 }
-export type WorkerFactory = () => SolverWorker;
+type WorkerFactory = () => SolverWorker;
 
 /** What the pool needs from the engine (injected so that tests can count and steer it). */
-export interface PoolEngine {
+interface PoolEngine {
   legalMoves(grid: Grid): Direction[];
   mergeChoices(parts: readonly MoveChoice[]): MoveChoice;
   /** A cheap move computed in the pool's own thread when no worker part completed. */

@@ -60,7 +60,7 @@ function keepChildren<T extends Element>(parent: Element, count: number, create:
 }
 
 /** Set a node's text only when it differs (an equal write still invalidates layout). */
-export function setText(node: Node, text: string): void {
+function setText(node: Node, text: string): void {
   if (node.textContent !== text) node.textContent = text;
 }
 

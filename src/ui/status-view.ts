@@ -19,7 +19,7 @@ export function settingsFields(strategy: StrategyName): SettingsFields {
   return { think: takes.includes('timeMs'), depth: takes.includes('depth'), playouts: takes.includes('playouts') };
 }
 
-export const ARROWS: Record<Direction, string> = { up: '↑', down: '↓', left: '←', right: '→' };
+const ARROWS: Record<Direction, string> = { up: '↑', down: '↓', left: '←', right: '→' };
 
 /** "left ←" (the direction's word in the UI language) */
 export function moveText(move: Direction): string {
@@ -80,7 +80,7 @@ export function formatValue(value: number): string {
   return value.toFixed(3);
 }
 
-export type StateTone = 'idle' | 'busy' | 'good' | 'warn' | 'bad';
+type StateTone = 'idle' | 'busy' | 'good' | 'warn' | 'bad';
 
 export interface StateView {
   readonly label: string;
@@ -111,7 +111,7 @@ export function stateView(status: RunStatus | null): StateView {
 }
 
 /** The run is under way (Solve pressed and not yet stopped). */
-export function isRunning(status: RunStatus | null): boolean {
+function isRunning(status: RunStatus | null): boolean {
   return !!status && (status.running || status.state === 'thinking' || status.state === 'moving');
 }
 
@@ -238,7 +238,7 @@ const KNOWN_MESSAGES: Record<string, string> = {
   'You reached 2048: this page offers no way to keep playing': 'msgWonNoContinue',
 };
 
-export function statusMessageText(message: string | undefined): string {
+function statusMessageText(message: string | undefined): string {
   if (!message) return '';
   const key = KNOWN_MESSAGES[message];
   if (key) return t(key);

@@ -66,7 +66,7 @@ export interface ExtensionBrowser {
 }
 
 /** Host of a `chrome-extension://ID/...` URL. */
-export function extensionIdOf(url: string): string {
+function extensionIdOf(url: string): string {
   return new URL(url).host;
 }
 

@@ -36,7 +36,7 @@ export function findFirefox(env: NodeJS.ProcessEnv = process.env): string | null
 }
 
 /** The gecko id the built manifest declares (`browser_specific_settings.gecko.id`). */
-export function geckoIdOf(extensionDir: string): string {
+function geckoIdOf(extensionDir: string): string {
   const manifestPath = join(extensionDir, 'manifest.json');
   if (!existsSync(manifestPath)) {
     throw new Error(`No built Firefox extension at ${extensionDir} (manifest.json missing): run \`npm run build\` first.`);
@@ -126,7 +126,7 @@ export async function openExtensionTab(ext: FirefoxExtensionBrowser, path: strin
 }
 
 /** Wait until `page` shows `url` (ignoring the query) with its document complete. */
-export async function waitForDocument(page: Page, url: string, timeoutMs = 10_000): Promise<void> {
+async function waitForDocument(page: Page, url: string, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   const base = url.split('?')[0];
   for (;;) {

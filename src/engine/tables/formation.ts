@@ -87,7 +87,7 @@ export function fullSum(spec: TableSpec): number {
 }
 
 /** The exact table of a formation for goal rank `goal` (maxSum at its full bound). */
-export function exactSpec(formation: FormationName, goal: number): TableSpec {
+function exactSpec(formation: FormationName, goal: number): TableSpec {
   return { formation, goal, maxSum: fullSum({ formation, goal, maxSum: 0 }) };
 }
 

@@ -33,7 +33,7 @@ import { PAGE_INSTRUMENTATION } from '../../e2e/support/instrumentation';
 import { FAST_SETTINGS, REPO_ROOT, waitFor, waitForRest, waitForStatus } from '../../support/common';
 import type { WaitOptions } from '../../support/common';
 
-export { FAST_SETTINGS, REPO_ROOT, directionMentions, sleep, waitFor } from '../../support/common';
+export { REPO_ROOT, directionMentions, sleep, waitFor } from '../../support/common';
 export type { WaitOptions } from '../../support/common';
 
 /**
@@ -45,7 +45,7 @@ export const FIREFOX_DIST_DIR = process.env.E2E_FIREFOX_EXTENSION_DIR
   : join(REPO_ROOT, 'dist-e2e-firefox');
 /** The Firefox store build (`npm run build` → dist-firefox/): what the package test and web-ext lint check. */
 export const FIREFOX_STORE_DIR = join(REPO_ROOT, 'dist-firefox');
-export const POPUP_PATH = 'src/ui/popup/index.html';
+const POPUP_PATH = 'src/ui/popup/index.html';
 
 
 /** The `browser` global of an add-on page, typed only as far as the harness uses it. */

@@ -29,12 +29,12 @@ import { PAGE_INSTRUMENTATION } from './instrumentation';
 import { FAST_SETTINGS, REPO_ROOT, sleep, waitFor, waitForRest, waitForStatus } from '../../support/common';
 import type { WaitOptions } from '../../support/common';
 
-export { FAST_SETTINGS, REPO_ROOT, directionMentions, sleep, waitFor } from '../../support/common';
+export { REPO_ROOT, directionMentions, sleep, waitFor } from '../../support/common';
 export type { WaitOptions } from '../../support/common';
 
 /** The built extension; E2E_EXTENSION_DIR overrides it (to try the harness on another build). */
 export const DIST_DIR = process.env.E2E_EXTENSION_DIR ? resolve(process.env.E2E_EXTENSION_DIR) : join(REPO_ROOT, 'dist-e2e');
-export const POPUP_PATH = 'src/ui/popup/index.html';
+const POPUP_PATH = 'src/ui/popup/index.html';
 
 
 export interface GameTab {

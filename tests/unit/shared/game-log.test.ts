@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { ImportError, exportCsv, exportJson, filterGames, importGames, median, mergeGames, parseCsv, sitesOf, summarize } from '../../../src/shared/game-log';
+import { ImportError, exportCsv, exportJson, filterGames, importGames, mergeGames, parseCsv, sitesOf, summarize } from '../../../src/shared/game-log';
+import { median } from '../../../src/shared/statistics';
 import { ReplayRecorder } from '../../../src/shared/history';
 import { applyMove, createRng, legalMoves, newGame, spawnRandomTile } from '../../../src/engine/index';
 import type { GameRecord } from '../../../src/shared/messages';

@@ -47,7 +47,7 @@ function distinctRanks(ranks: Uint8Array): number {
 }
 
 /** The reference depth limit: max(3, distinct non-zero ranks − 2). */
-export function referenceDepth(ranks: Uint8Array): number {
+function referenceDepth(ranks: Uint8Array): number {
   return Math.max(3, distinctRanks(ranks) - 2);
 }
 

@@ -56,7 +56,7 @@ export interface TimeManagerConfig {
   readonly initialRecentDepth: number;
 }
 
-export const TIME_MANAGER_CONFIG: TimeManagerConfig = Object.freeze({
+const TIME_MANAGER_CONFIG: TimeManagerConfig = Object.freeze({
   tableLog2: 21,
   deadlineShare: 0.97,
   deadlineMarginMs: 1,
