@@ -8,7 +8,6 @@
  *   the table size left to the engine's default: nothing else a tab sent reaches the solver host;
  * - status texts are bounded before they are stored (the popup shows them).
  */
-import { boundText } from '../shared/messages';
 import type { Command, GameRecord, ReplyOf, RunStatus, TabSearchOptions } from '../shared/messages';
 import type { Handlers, SenderInfo } from '../shared/protocol';
 import type { SearchOptions } from '../engine/types';
@@ -44,19 +43,11 @@ export function solverOptions(options: TabSearchOptions): SearchOptions {
   return out;
 }
 
-/** A status as it is stored: its texts bounded. */
-function storedStatus(status: RunStatus): RunStatus {
-  const out: RunStatus = { ...status };
-  if (out.message !== undefined) out.message = boundText(out.message);
-  if (out.note !== undefined) out.note = boundText(out.note);
-  return out;
-}
-
 export function backgroundHandlers(deps: BackgroundDeps): Handlers<'background'> {
   return {
     'popup/command': (request) => deps.runCommand(request.tabId, request.command),
     'content/status': async (request, sender) => {
-      await deps.saveStatus(senderTab(sender), storedStatus(request.status), sender);
+      await deps.saveStatus(senderTab(sender), request.status, sender);
       return {};
     },
     'content/game-finished': async (request) => {

@@ -6,13 +6,15 @@
 import { initialStatus } from '../shared/messages';
 import type { GameRecord, RunStatus } from '../shared/messages';
 import type { StrategyName } from '../engine/types';
+import { statusMessage } from '../shared/status-message';
+import type { StatusMessage } from '../shared/status-message';
 
 export type PageEnd = 'reloaded' | 'left' | 'closed';
 
-const END_MESSAGES: Record<PageEnd, string> = {
-  reloaded: 'Stopped: the page was reloaded',
-  left: 'Stopped: you left the page',
-  closed: 'Stopped: the tab was closed',
+const END_MESSAGES: Record<PageEnd, StatusMessage> = {
+  reloaded: statusMessage('stoppedReloaded'),
+  left: statusMessage('stoppedLeft'),
+  closed: statusMessage('stoppedClosed'),
 };
 
 /** A status whose page is gone must not claim to be playing (or paused on a board that no longer exists). */
@@ -51,7 +53,7 @@ export function stoppedGameRecord(status: RunStatus | null, now: number): GameRe
 }
 
 /** An error status for a tab (e.g. the page refused the content script), so the popup shows why. */
-export function errorStatus(message: string, strategy: StrategyName, previous: RunStatus | null, now: number): RunStatus {
+export function errorStatus(message: StatusMessage, strategy: StrategyName, previous: RunStatus | null, now: number): RunStatus {
   return {
     ...initialStatus(strategy, now),
     ...previous,
@@ -62,21 +64,15 @@ export function errorStatus(message: string, strategy: StrategyName, previous: R
   };
 }
 
-/** A clear sentence for an injection that the browser refused. */
-export function injectionErrorMessage(err: unknown, url?: string): string {
+/** Why the browser refused an injection, as a status the pages word. */
+export function injectionError(err: unknown, url?: string): StatusMessage {
   const raw = err instanceof Error ? err.message : String(err);
-  if (url && /^(chrome|edge|about|chrome-extension|devtools|view-source):/i.test(url)) {
-    return 'The browser does not let extensions play on this page (a browser page). Open a 2048 game on a website.';
-  }
-  if (/chrome:\/\/|extensions gallery|cannot be scripted|chrome-extension:\/\/|webstore/i.test(raw)) {
-    return 'The browser does not let extensions play on this page (a browser or store page). Open a 2048 game on a website.';
-  }
-  if (/permission|Cannot access contents/i.test(raw)) {
-    return 'No permission to play on this site: click "Allow on this site" in the popup, or open the popup from the toolbar on the game page.';
-  }
-  if (/No tab with id/i.test(raw)) return 'The tab is gone.';
-  if (/error page/i.test(raw)) return 'The page did not load (an error page); reload it and try again.';
-  return `Could not start on this page: ${raw}`;
+  if (url && /^(chrome|edge|about|chrome-extension|devtools|view-source):/i.test(url)) return statusMessage('browserPage');
+  if (/chrome:\/\/|extensions gallery|cannot be scripted|chrome-extension:\/\/|webstore/i.test(raw)) return statusMessage('storePage');
+  if (/permission|Cannot access contents/i.test(raw)) return statusMessage('noPermission');
+  if (/No tab with id/i.test(raw)) return statusMessage('tabGone');
+  if (/error page/i.test(raw)) return statusMessage('errorPage');
+  return statusMessage('cannotStart', raw);
 }
 
 /** The keyboard command `toggle-solve` solves when idle and stops a running game. */

@@ -26,7 +26,8 @@ import type { GameRecord, RunStatus } from '../shared/messages';
 import type { Settings } from '../shared/settings';
 import type { Adapter, BoardReading } from './adapters/types';
 import type { BoardAccess } from './board-access';
-import { Interrupted } from './errors';
+import { Interrupted, statusOfError } from './errors';
+import type { StatusMessage } from '../shared/status-message';
 import type { ArrowOverlay } from './overlay';
 import type { SolverAnswer } from './solver-client';
 
@@ -347,13 +348,13 @@ export class Coach {
           this.afterSearch();
           return;
         }
-        this.publish({ message: err instanceof Error ? err.message : String(err) });
+        this.publish({ message: statusOfError(err) });
       },
     );
   }
 
   /** A search ended: show the suggestion if it is for the board shown now, else evaluate that board. */
-  private afterSearch(note?: string): void {
+  private afterSearch(note?: StatusMessage): void {
     const anchor = this.tracker.anchor;
     if (!anchor) return;
     const reading = this.lastReading ?? { grid: anchor, score: null, status: 'playing' as const };

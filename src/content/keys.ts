@@ -79,8 +79,12 @@ export function focusedEditable(doc: Document): Element | null {
 /** A move key was not sent because a text field has focus. */
 export class EditableFocusError extends Error {
   override name = 'EditableFocusError';
+  /** The focused element's tag (input, textarea, select, or the contenteditable's). */
+  readonly tag: string;
   constructor(element: Element) {
-    super(`a text field has focus (${element.tagName.toLowerCase()}): click the board and press Solve`);
+    const tag = element.tagName.toLowerCase();
+    super(`a text field has focus (${tag})`);
+    this.tag = tag;
   }
 }
 

@@ -4,6 +4,8 @@
  * creates it again on the next request (src/background/offscreen-host.ts).
  */
 import type { Grid, MoveChoice } from '../engine/index';
+import { statusMessage } from '../shared/status-message';
+import type { StatusMessage } from '../shared/status-message';
 import { listen } from '../platform/messaging';
 import { createWorkerPool } from '../solver/worker-pool';
 
@@ -26,10 +28,10 @@ function scheduleIdleClose(): void {
 
 /** Said in the status when a 4x4 expectimax search ran on the TypeScript engine: the WebAssembly core
  *  could not be instantiated in the solver worker (the search is slower, the moves the same). */
-function fallbackNote(choice: MoveChoice, board: Grid): string | undefined {
+function fallbackNote(choice: MoveChoice, board: Grid): StatusMessage | undefined {
   if (choice.strategy !== 'expectimax' || choice.engine !== 'ts' || board.rows !== 4 || board.cols !== 4) return undefined;
   if (board.cells.some((v) => v > 32768)) return undefined; // beyond the 64-bit board: TypeScript by design
-  return 'The WebAssembly solver is unavailable here: searching with the slower TypeScript engine';
+  return statusMessage('wasmUnavailable');
 }
 
 listen('offscreen', {

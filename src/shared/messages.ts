@@ -20,6 +20,7 @@ import { BOARD_LIMITS, SEARCH_LIMITS } from '../engine/limits';
 import { SettingsSchema } from './settings';
 import { ReplaySchema } from './history';
 import { CoachStatusSchema, CoachSummarySchema } from './coach';
+import { StatusMessageSchema } from './status-message';
 
 const DirectionSchema = z.enum(DIRECTIONS);
 export const StrategyNameSchema = z.enum(STRATEGY_NAMES);
@@ -59,15 +60,6 @@ const TabSearchOptionsSchema = z.strictObject({
 });
 export type TabSearchOptions = z.infer<typeof TabSearchOptionsSchema>;
 
-/** The longest status text (message, note) the protocol carries; longer text is cut by its writer. */
-export const STATUS_TEXT_MAX = 300;
-
-/** `text` cut to `max` characters (an ellipsis marks the cut). */
-export function boundText(text: string, max = STATUS_TEXT_MAX): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
-}
-
-const statusText = z.string().max(STATUS_TEXT_MAX);
 /** A game's identity across its runs (Stop, then Solve again, is the same game): one record per game. */
 const gameId = z.string().regex(/^[a-z0-9-]{1,64}$/);
 
@@ -86,7 +78,7 @@ export const MoveChoiceSchema: z.ZodType<MoveChoice> = z.object({
   table: z.boolean().optional(),
 });
 
-const RUN_STATES = ['idle', 'thinking', 'moving', 'won', 'over', 'paused', 'error'] as const;
+export const RUN_STATES = ['idle', 'thinking', 'moving', 'won', 'over', 'paused', 'error'] as const;
 const RunStateSchema = z.enum(RUN_STATES);
 export type RunState = z.infer<typeof RunStateSchema>;
 
@@ -106,7 +98,8 @@ export type MovePoint = z.infer<typeof MovePointSchema>;
 /** What the popup shows; written by the content script, kept by the background in storage.session. */
 export const RunStatusSchema = z.object({
   state: RunStateSchema,
-  message: statusText.optional(),
+  /** What the run says (why it stopped, paused, failed): a code the pages word (./status-message.ts). */
+  message: StatusMessageSchema.optional(),
   /** The adapter in use ("classic", "store", "geometry", ...) and the site's host (with its port). */
   adapter: z.string().regex(/^[a-z0-9-]{1,40}$/).optional(),
   site: z.string().regex(/^[a-z0-9.:[\]-]{0,260}$/i).optional(),
@@ -124,7 +117,7 @@ export const RunStatusSchema = z.object({
   values: MoveValuesSchema.optional(),
   board: GridSchema.optional(),
   /** The last solver note (e.g. a worker failed and the move came from a fallback), shown by the popup. */
-  note: statusText.optional(),
+  note: StatusMessageSchema.optional(),
   /** How long the last move's search took (ms), for the panel's live charts. */
   thinkMs: z.number().min(0).optional(),
   /**
@@ -204,7 +197,7 @@ const channel = z.string().max(100);
 /** The answer to a command: the hint asked for, and the status after the command. */
 const CommandReplySchema = z.object({ hint: MoveChoiceSchema.optional(), status: RunStatusSchema.optional() });
 /** The answer to a search: the move, and a note when it did not come from the full search. */
-const SolveReplySchema = z.object({ choice: MoveChoiceSchema, note: z.string().optional() });
+const SolveReplySchema = z.object({ choice: MoveChoiceSchema, note: StatusMessageSchema.optional() });
 const Done = z.object({});
 
 /** The contexts that answer messages. */

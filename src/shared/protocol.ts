@@ -9,6 +9,8 @@
 import { z } from 'zod';
 import { PROTOCOL } from './messages';
 import type { Context, KindOf, Message, MessageKind, ReplyOf, RequestOf, SenderRole } from './messages';
+import { StatusMessageSchema, describeStatus } from './status-message';
+import type { StatusMessage } from './status-message';
 
 /** The part of a runtime.MessageSender the protocol checks (structural, so tests need no chrome.* types). */
 export interface SenderInfo {
@@ -30,10 +32,18 @@ export interface TabTarget {
 export type RawListener = (message: unknown, sender: SenderInfo, respond: (reply: unknown) => void) => boolean;
 
 // A reply on the wire: `{ok: true, ...reply}` or `{ok: false, error}`.
-const ErrorReplySchema = z.object({ ok: z.literal(false), error: z.string() });
+const ErrorReplySchema = z.object({ ok: z.literal(false), error: z.string(), status: StatusMessageSchema.optional() });
 const OkReplySchema = z.object({ ok: z.literal(true) });
-/** The answer of a receiver that failed: its error, in words. */
+/** The answer of a receiver that failed: its error, and the status message the pages word, when it has one. */
 export type ErrorReply = z.infer<typeof ErrorReplySchema>;
+
+/** A failure the user reads: its status message travels in the error reply (the pages word it). */
+export class StatusError extends Error {
+  override name = 'StatusError';
+  constructor(readonly status: StatusMessage) {
+    super(describeStatus(status));
+  }
+}
 
 /** A message that does not fit the protocol (unknown kind, wrong shape). */
 export class ProtocolError extends Error {
@@ -43,7 +53,8 @@ export class ProtocolError extends Error {
 /**
  * A message that could not be answered. `transient` says the failure goes away by itself (the receiver
  * was not there yet, or went away before answering): the sender may try again shortly. `remote` says the
- * receiver answered with an error of its own (its text is the message).
+ * receiver answered with an error of its own (its text is the message, its status message `status` when
+ * it sent one).
  */
 export class DeliveryError extends Error {
   override name = 'DeliveryError';
@@ -51,6 +62,7 @@ export class DeliveryError extends Error {
     message: string,
     readonly transient: boolean,
     readonly remote = false,
+    readonly status?: StatusMessage,
   ) {
     super(message);
   }
@@ -86,7 +98,7 @@ export function parseReply<K extends MessageKind>(kind: K, raw: unknown): ReplyO
   // No answer at all: the receiver went away before it answered (a service worker restart, a closed document).
   if (raw === undefined) throw new DeliveryError(`No answer to ${kind} (the receiver went away)`, true);
   const failed = ErrorReplySchema.safeParse(raw);
-  if (failed.success) throw new DeliveryError(failed.data.error, false, true);
+  if (failed.success) throw new DeliveryError(failed.data.error, false, true, failed.data.status);
   if (!OkReplySchema.safeParse(raw).success) throw new DeliveryError(`The answer to ${kind} was not understood`, false);
   // The schema of PROTOCOL[kind] is the one ReplyOf<K> is inferred from (TypeScript cannot follow the index).
   const schema = PROTOCOL[kind].reply as unknown as z.ZodType<ReplyOf<K>>;
@@ -143,7 +155,8 @@ export type Handlers<C extends Context> = {
 };
 
 export function errorReply(err: unknown): ErrorReply {
-  return { ok: false, error: err instanceof Error ? err.message : String(err) };
+  const error = err instanceof Error ? err.message : String(err);
+  return err instanceof StatusError ? { ok: false, error, status: err.status } : { ok: false, error };
 }
 
 /**

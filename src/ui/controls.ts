@@ -12,6 +12,7 @@ import { STRATEGIES } from '../engine/strategies/index';
 import type { MoveChoice } from '../engine/types';
 import { RunStatusSchema } from '../shared/messages';
 import { send } from '../platform/messaging';
+import { DeliveryError } from '../shared/protocol';
 import type { Command, RunStatus } from '../shared/messages';
 import { DEFAULT_SETTINGS, SETTINGS_STORAGE_KEY, normalizeSettings } from '../shared/settings';
 import type { Settings } from '../shared/settings';
@@ -26,6 +27,8 @@ import {
   settingsFields,
   shortcutKeys,
   siteText,
+  siteTitle,
+  statusMessageText,
   statCells,
   stateView,
   strategyDescription,
@@ -225,6 +228,7 @@ export class Controls {
     const stateClass = `state tone-${coaching ? 'busy' : view.tone}`;
     if (ui.state.className !== stateClass) ui.state.className = stateClass;
     setText(ui.site, siteText(status) || t('siteNone'));
+    setAttr(ui.site, 'title', siteTitle(status));
 
     const message = this.commandError || view.message;
     setText(ui.message, message);
@@ -289,7 +293,7 @@ export class Controls {
       if (fill.style.width !== width) fill.style.width = width;
       setText(num, row.text);
     });
-    setText(ui.note, note ?? '');
+    setText(ui.note, statusMessageText(note));
     ui.note.hidden = !note;
   }
 
@@ -323,7 +327,7 @@ export class Controls {
       if (reply.status && (!this.status || reply.status.updatedAt >= this.status.updatedAt)) this.status = reply.status;
       if (command === 'hint' && reply.hint) this.shownHint = { choice: reply.hint, moves: this.status?.moves ?? 0 };
     } catch (err) {
-      this.commandError = err instanceof Error ? err.message : String(err);
+      this.commandError = err instanceof DeliveryError && err.status ? statusMessageText(err.status) : err instanceof Error ? err.message : String(err);
     } finally {
       if (command === 'solve') this.solvePending = false;
       if (command === 'hint') this.hintPending = false;

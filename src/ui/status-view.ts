@@ -5,6 +5,8 @@
 import { describeStrategy } from '../engine/strategies/index';
 import type { Direction, MoveChoice, MoveValues, StrategyName } from '../engine/types';
 import type { GameRecord, RunStatus } from '../shared/messages';
+import { statusMessageKey } from '../shared/status-message';
+import type { StatusMessage } from '../shared/status-message';
 import { formatInt, t } from './i18n';
 
 export interface SettingsFields {
@@ -149,11 +151,32 @@ export function statCells(status: RunStatus | null): StatCell[] {
   ];
 }
 
-/** "classic on 127.0.0.1", or an empty string before any detection. */
+/** The locale key of the game each adapter reads, as a person would name it. */
+const GAME_NAMES: Readonly<Record<string, string>> = {
+  store: 'game_store',
+  'saved-state': 'game_classic',
+  classic: 'game_classic',
+  geometry: 'game_other',
+  canvas: 'game_canvas',
+};
+
+/** A site as a person names it: its host without the port, the loopback addresses as "localhost". */
+function siteName(site: string): string {
+  const host = site.startsWith('[') ? site.slice(0, site.indexOf(']') + 1) : site.replace(/:\d+$/, '');
+  return host === '127.0.0.1' || host === '[::1]' ? 'localhost' : host;
+}
+
+/** "Classic 2048 on localhost", or an empty string before any detection. */
 export function siteText(status: RunStatus | null): string {
   if (!status || (!status.adapter && !status.site)) return '';
-  if (status.adapter && status.site) return t('siteOn', status.adapter, status.site);
-  return status.adapter ?? status.site ?? '';
+  const game = status.adapter ? t(GAME_NAMES[status.adapter] ?? 'game_other') : '';
+  if (game && status.site) return t('siteOn', game, siteName(status.site));
+  return game || siteName(status.site ?? '');
+}
+
+/** The tooltip of the site line: which adapter reads the board, on which host (for bug reports). */
+export function siteTitle(status: RunStatus | null): string {
+  return status?.adapter ? t('siteAdapter', status.adapter, status.site ?? '') : '';
 }
 
 export interface GameStats {
@@ -222,26 +245,8 @@ export function shortcutKeys(shortcut: string | undefined): string[] {
 
 const KEY_GLYPHS: Record<string, string> = { Period: '.', Comma: ',' };
 
-/**
- * The content script and the background word their statuses in English (they have no page to
- * localize); the fixed ones are shown in the UI language, anything else (an error's own text) as it is.
- */
-const KNOWN_MESSAGES: Record<string, string> = {
-  'Paused — you moved': 'msgPausedYouMoved',
-  'Game over': 'msgGameOver',
-  Stopped: 'msgStopped',
-  'Stopped: the page was reloaded': 'msgStoppedReloaded',
-  'Stopped: you left the page': 'msgStoppedLeft',
-  'Stopped: the tab was closed': 'msgStoppedClosed',
-  'The board changed unexpectedly: going on from the board shown': 'msgDesync',
-  'You reached 2048: stopped (keep playing is off)': 'msgWonStopped',
-  'You reached 2048: this page offers no way to keep playing': 'msgWonNoContinue',
-};
-
-function statusMessageText(message: string | undefined): string {
-  if (!message) return '';
-  const key = KNOWN_MESSAGES[message];
-  if (key) return t(key);
-  if (message.startsWith('No 2048 board found on this page')) return t('msgNoBoard') + message.slice('No 2048 board found on this page'.length);
-  return message;
+/** A status message (a code and its parameters, from the content script, the background or the solver) in
+ *  the UI language. */
+export function statusMessageText(message: StatusMessage | undefined): string {
+  return message ? t(statusMessageKey(message.code), ...(message.params ?? [])) : '';
 }

@@ -31,7 +31,7 @@ export function readingFromSnapshot(snapshot: StoreSnapshot): BoardReading {
     row.forEach((value, c) => cells.push(checkTile(value, r, c)));
   });
   let status: GameStatus;
-  let note: string | undefined;
+  let note: BoardReading['note'];
   switch (snapshot.state) {
     case 'fresh':
     case 'playing':
@@ -45,8 +45,8 @@ export function readingFromSnapshot(snapshot: StoreSnapshot): BoardReading {
       break;
     default:
       status = 'unknown';
-      // Fixed wording: the state name comes from the page, which must not write into the popup.
-      note = /powerup/i.test(snapshot.state) ? 'a powerup selection is open: finish it by hand' : 'the game is in a state the autopilot does not play';
+      // A fixed code: the state name comes from the page, which must not write into the popup.
+      note = /powerup/i.test(snapshot.state) ? 'pausedPowerup' : 'pausedUnknownState';
   }
   const reading: BoardReading = { grid: { rows, cols, cells }, score: snapshot.score, status };
   return note ? { ...reading, note } : reading;

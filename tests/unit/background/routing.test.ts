@@ -4,7 +4,7 @@
  * channel with options rebuilt from the narrow schema, and status texts are bounded.
  */
 import { describe, expect, it } from 'vitest';
-import { STATUS_TEXT_MAX } from '../../../src/shared/messages';
+import { STATUS_PARAM_MAX } from '../../../src/shared/status-message';
 import { dispatch } from '../../../src/shared/protocol';
 import type { GameRecord, RequestOf, RunStatus } from '../../../src/shared/messages';
 import type { Handlers, SenderInfo } from '../../../src/shared/protocol';
@@ -134,15 +134,22 @@ describe('a tab’s searches', () => {
   });
 });
 
-describe('status text', () => {
-  it('is bounded: a longer message or note is refused at the boundary', async () => {
+describe('status messages', () => {
+  it('are codes with bounded parameters: anything else is refused at the boundary', async () => {
     const bg = background();
-    const long = 'x'.repeat(STATUS_TEXT_MAX + 1);
-    for (const status of [{ ...STATUS, message: long }, { ...STATUS, note: long }, { ...STATUS, adapter: '<img src=x>' }, { ...STATUS, site: 'a b' }]) {
+    const long = 'x'.repeat(STATUS_PARAM_MAX + 1);
+    for (const status of [
+      { ...STATUS, message: 'Stopped' },
+      { ...STATUS, message: { code: 'somethingElse' } },
+      { ...STATUS, message: { code: 'failed', params: [long] } },
+      { ...STATUS, note: { code: 'failed', params: ['a', 'b', 'c', 'd', 'e'] } },
+      { ...STATUS, adapter: '<img src=x>' },
+      { ...STATUS, site: 'a b' },
+    ]) {
       await expect(dispatch('background', bg.handlers, { kind: 'content/status', status }, tab(4), own)).resolves.toMatchObject({ ok: false });
     }
     expect(bg.statuses).toEqual([]);
-    const fits = { ...STATUS, message: 'y'.repeat(STATUS_TEXT_MAX), adapter: 'saved-state', site: '127.0.0.1:8080' };
+    const fits = { ...STATUS, message: { code: 'failed' as const, params: ['y'.repeat(STATUS_PARAM_MAX)] }, adapter: 'saved-state', site: '127.0.0.1:8080' };
     await expect(dispatch('background', bg.handlers, { kind: 'content/status', status: fits }, tab(4), own)).resolves.toEqual({ ok: true });
     expect(bg.statuses).toEqual([[4, fits]]);
   });

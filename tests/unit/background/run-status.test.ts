@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { GAMES_CAP, appendGame, readGames } from '../../../src/shared/game-log';
 import { readStatus, statusKey } from '../../../src/shared/run-status-store';
 import { badgeFor, shortTile } from '../../../src/background/badge';
-import { errorStatus, injectionErrorMessage, statusAfterPageEnd, stoppedGameRecord, toggleCommand } from '../../../src/background/run-status';
+import { errorStatus, injectionError, statusAfterPageEnd, stoppedGameRecord, toggleCommand } from '../../../src/background/run-status';
 import { GameRecordSchema, RunStatusSchema } from '../../../src/shared/messages';
 import type { GameRecord, RunStatus } from '../../../src/shared/messages';
 
@@ -36,9 +36,9 @@ describe('storage keys', () => {
 describe('page end (reload, navigation, closed tab)', () => {
   it('rewrites a running status to idle with the reason', () => {
     const after = statusAfterPageEnd(RUNNING, 'reloaded', 99);
-    expect(after).toMatchObject({ state: 'idle', running: false, message: 'Stopped: the page was reloaded', updatedAt: 99, moves: 90 });
+    expect(after).toMatchObject({ state: 'idle', running: false, message: { code: 'stoppedReloaded' }, updatedAt: 99, moves: 90 });
     expect(RunStatusSchema.safeParse(after).success).toBe(true);
-    expect(statusAfterPageEnd(RUNNING, 'left', 1)?.message).toBe('Stopped: you left the page');
+    expect(statusAfterPageEnd(RUNNING, 'left', 1)?.message).toEqual({ code: 'stoppedLeft' });
     expect(statusAfterPageEnd({ ...RUNNING, running: false, state: 'paused' }, 'reloaded', 1)?.state).toBe('idle');
   });
 
@@ -94,20 +94,20 @@ describe('badge', () => {
 
 describe('errors for the popup', () => {
   it('builds a valid error status that keeps the last numbers', () => {
-    const status = errorStatus('No permission', 'greedy', RUNNING, 7);
+    const status = errorStatus({ code: 'noPermission' }, 'greedy', RUNNING, 7);
     expect(RunStatusSchema.safeParse(status).success).toBe(true);
-    expect(status).toMatchObject({ state: 'error', running: false, message: 'No permission', moves: 90 });
-    expect(errorStatus('x', 'greedy', null, 7)).toMatchObject({ strategy: 'greedy', moves: 0, state: 'error' });
+    expect(status).toMatchObject({ state: 'error', running: false, message: { code: 'noPermission' }, moves: 90 });
+    expect(errorStatus({ code: 'tabGone' }, 'greedy', null, 7)).toMatchObject({ strategy: 'greedy', moves: 0, state: 'error' });
   });
 
-  it('explains refused injections in plain words', () => {
-    expect(injectionErrorMessage(new Error('Cannot access a chrome:// URL'))).toMatch(/browser does not let extensions/);
-    expect(injectionErrorMessage(new Error('x'), 'chrome://settings')).toMatch(/browser page/);
-    expect(injectionErrorMessage(new Error('Cannot access contents of the page. Extension manifest must request permission to access the respective host.'))).toMatch(
-      /Allow on this site/,
-    );
-    expect(injectionErrorMessage(new Error('No tab with id: 5.'))).toBe('The tab is gone.');
-    expect(injectionErrorMessage('weird')).toBe('Could not start on this page: weird');
+  it('tells refused injections apart, with a code the pages word', () => {
+    expect(injectionError(new Error('Cannot access a chrome:// URL'))).toEqual({ code: 'storePage' });
+    expect(injectionError(new Error('x'), 'chrome://settings')).toEqual({ code: 'browserPage' });
+    expect(injectionError(new Error('Cannot access contents of the page. Extension manifest must request permission to access the respective host.'))).toEqual({
+      code: 'noPermission',
+    });
+    expect(injectionError(new Error('No tab with id: 5.'))).toEqual({ code: 'tabGone' });
+    expect(injectionError('weird')).toEqual({ code: 'cannotStart', params: ['weird'] });
   });
 });
 

@@ -342,10 +342,10 @@ describe('main-world bridge', () => {
     await new Promise((r) => setTimeout(r, 0));
     expect(adapter.readBoard().status).toBe('unknown');
     // Fixed wording: the page's own state name never reaches the popup.
-    expect(adapter.readBoard().note).toBe('a powerup selection is open: finish it by hand');
+    expect(adapter.readBoard().note).toBe('pausedPowerup');
     game.state = '<img src=x onerror=alert(1)>'.repeat(100);
     store.sanitize();
-    expect(adapter.readBoard().note).toBe('the game is in a state the autopilot does not play');
+    expect(adapter.readBoard().note).toBe('pausedUnknownState');
     game.state = 'gameWon';
     store.sanitize();
     expect(adapter.readBoard().status).toBe('won');

@@ -28,7 +28,7 @@ describe('parseMessage: good messages', () => {
     { kind: 'content/command', command: 'hint', settings: DEFAULT_SETTINGS },
     { kind: 'content/ping' },
     { kind: 'content/status', status: STATUS },
-    { kind: 'content/status', status: { ...STATUS, note: 'a worker crashed', board: BOARD, values: { left: 1, up: 0.5 } } },
+    { kind: 'content/status', status: { ...STATUS, note: { code: 'solverFailed', params: ['a worker crashed'] }, board: BOARD, values: { left: 1, up: 0.5 } } },
     {
       kind: 'content/game-finished',
       record: {

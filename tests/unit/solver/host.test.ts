@@ -8,7 +8,7 @@ describe('localSolverHost (the host of a background with a DOM)', () => {
   it('hands searches and cancels to its pool, channel and all', async () => {
     const solved: SolveRequest[] = [];
     const cancelled: [string, string | undefined][] = [];
-    const result: SolveResult = { choice: { strategy: 'priority', move: 'down', values: { down: 1 }, depth: 0, nodes: 1, ms: 0 }, note: 'fallback' };
+    const result: SolveResult = { choice: { strategy: 'priority', move: 'down', values: { down: 1 }, depth: 0, nodes: 1, ms: 0 }, note: { code: 'solverFallback', params: ['a worker crashed', 'priority'] } };
     const host = localSolverHost({
       solve: (request) => {
         solved.push(request);

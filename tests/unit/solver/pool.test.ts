@@ -245,7 +245,9 @@ describe('SolverPool', () => {
     expect(workers).toHaveLength(5); // the replacement
     expect(result.choice.values.right).toBeUndefined();
     expect(result.choice.move).toBe('down');
-    expect(result.note).toMatch(/1 of 4 search parts failed.*crashed/);
+    expect(result.note?.code).toBe('partsFailedMoves');
+    expect(result.note?.params?.slice(0, 2)).toEqual(['1', '4']);
+    expect(result.note?.params?.[2]).toMatch(/crashed/);
     expect(pool.stats().replaced).toBe(1);
   });
 
@@ -255,7 +257,8 @@ describe('SolverPool', () => {
     expect(harness.fallbacks).toBe(1);
     expect(result.choice.strategy).toBe('priority');
     expect(result.choice.move).toBe('down');
-    expect(result.note).toMatch(/fallback 'priority'/);
+    expect(result.note).toMatchObject({ code: 'solverFallback' });
+    expect(result.note?.params?.[1]).toBe('priority');
   });
 
   it('terminates a worker that overruns its budget by a wide margin and replaces it', async () => {
@@ -263,7 +266,7 @@ describe('SolverPool', () => {
     const result = await pool.solve({ requestId: 'a', strategy: 'expectimax', board: CORNER, options: { timeMs: 10 } });
     expect(workers[1].terminated).toBe(true);
     expect(result.choice.move).toBe('down');
-    expect(result.note).toMatch(/overran/);
+    expect(result.note?.params?.[2]).toMatch(/overran/);
     // The replacement serves the next search.
     const again = await pool.solve({ requestId: 'b', strategy: 'expectimax', board: CORNER, options: { timeMs: 10 } });
     expect(again.note).toBeUndefined();

@@ -4,6 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { STRATEGY_NAMES } from '../../../src/engine/types';
 import { GRADES } from '../../../src/coach/grade';
 import { t, useMessages } from '../../../src/ui/i18n';
+import { STATUS_CODES, statusMessageKey } from '../../../src/shared/status-message';
+import { RUN_STATES } from '../../../src/shared/messages';
+import type { RunStatus } from '../../../src/shared/messages';
+import { siteText, stateView } from '../../../src/ui/status-view';
 import type { MessageTable } from '../../../src/ui/i18n';
 
 const ROOT = new URL('../../..', import.meta.url).pathname;
@@ -28,7 +32,10 @@ function usedKeys(): Set<string> {
   for (const d of ['up', 'down', 'left', 'right']) keys.add(`dir_${d}`);
   for (const s of STRATEGY_NAMES) keys.add(`strategy_${s}`).add(`strategyDesc_${s}`);
   for (const o of ['over', 'won', 'stopped']) keys.add(`outcome_${o}`);
-  // Coach mode's grades and their counts (src/popup/coach-view.ts).
+  // The status codes (src/shared/status-message.ts) and the games the adapters read (src/ui/status-view.ts).
+  for (const code of STATUS_CODES) keys.add(statusMessageKey(code));
+  for (const game of ['store', 'classic', 'canvas', 'other']) keys.add(`game_${game}`);
+  // Coach mode's grades and their counts (src/ui/coach-view.ts).
   for (const g of GRADES) keys.add(`grade_${g}`).add(`coachCountOne_${g}`).add(`coachCountMany_${g}`);
   return keys;
 }
@@ -62,6 +69,44 @@ describe('locales', () => {
     const same = Object.keys(en).filter((key) => en[key].message === de[key].message && /[a-z]{4,}/.test(en[key].message));
     // Words that are the same in both languages.
     expect(same.sort()).toEqual(['appTitle', 'extName', 'panelTitle', 'viewLive'].filter((k) => same.includes(k)).sort());
+  });
+
+  it('has a message for every status code the content script, the background and the solver host send, in every language', () => {
+    for (const lang of languages) {
+      const table = load(lang);
+      const missing = STATUS_CODES.filter((code) => !(statusMessageKey(code) in table));
+      expect(missing, lang).toEqual([]);
+    }
+  });
+
+  it('the popup speaks German in every state, the win states included', () => {
+    const base: RunStatus = { state: 'idle', strategy: 'expectimax', score: 0, bestTile: 2048, moves: 1, movesPerSecond: 0, depth: 0, desyncs: 0, lastMove: null, running: false, updatedAt: 1 };
+    const en = load('en');
+    useMessages(load('de'));
+    try {
+      for (const state of RUN_STATES) {
+        for (const running of [false, true]) {
+          const view = stateView({ ...base, state, running });
+          expect(Object.values(en).map((m) => m.message), `${state}: ${view.label}`).not.toContain(view.label);
+        }
+      }
+      // Every message the run can show, worded in German (not the key, not the English text).
+      const params = ['x', '2', 'y', 'z'];
+      for (const code of STATUS_CODES) {
+        const english = en[statusMessageKey(code)].message.replace(/\$(\d)/g, (_, d: string) => params[Number(d) - 1]);
+        const shown = stateView({ ...base, state: 'error', message: { code, params } }).message;
+        expect(shown, code).not.toBe(statusMessageKey(code));
+        expect(shown, code).not.toBe(english);
+      }
+      expect(stateView({ ...base, state: 'won', message: { code: 'wonStopped' } })).toMatchObject({ label: 'Gewonnen!', message: 'Gewonnen — bei 2048 angehalten (Bei 2048: Anhalten)' });
+      expect(stateView({ ...base, state: 'won', message: { code: 'wonNoControl' } }).message).toBe(
+        'Gewonnen — spielen Sie von Hand weiter (kein „Weiterspielen“ auf dem Spielfeld)',
+      );
+      expect(stateView({ ...base, state: 'won', message: { code: 'wonStillShown' } }).message).toMatch(/^Gewonnen — spielen Sie von Hand weiter/);
+      expect(siteText({ ...base, adapter: 'classic', site: '127.0.0.1:8000' })).toBe('Klassisches 2048 auf localhost');
+    } finally {
+      useMessages(en);
+    }
   });
 
   it('every key the pages use exists', () => {

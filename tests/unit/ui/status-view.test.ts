@@ -12,6 +12,7 @@ import {
   settingsFields,
   shortcutKeys,
   siteText,
+  siteTitle,
   stateView,
   statCells,
   tabIdFromSearch,
@@ -70,15 +71,18 @@ describe('popup view', () => {
 
   it('shows the state, the numbers and the site', () => {
     expect(stateView(STATUS)).toMatchObject({ label: 'Playing · thinking', tone: 'busy' });
-    expect(stateView({ ...STATUS, state: 'error', running: false, message: 'No 2048 board found on this page' })).toEqual({
+    expect(stateView({ ...STATUS, state: 'error', running: false, message: { code: 'noBoard', params: ['classic, canvas'] } })).toEqual({
       label: 'Error',
       tone: 'bad',
-      message: 'No 2048 board found on this page',
+      message: 'No 2048 board found on this page (tried: classic, canvas)',
     });
     expect(stateView(null).label).toBe('Idle');
     const cells = Object.fromEntries(statCells(STATUS).map((c) => [c.label, c.value]));
     expect(cells).toEqual({ Score: '12,345', 'Best tile': '512', Moves: '321', 'Moves/s': '12.3', Depth: '4', Desyncs: '2' });
-    expect(siteText(STATUS)).toBe('classic on 127.0.0.1');
+    expect(siteText(STATUS)).toBe('Classic 2048 on localhost');
+    expect(siteTitle(STATUS)).toBe('Board read by the classic adapter on 127.0.0.1');
+    expect(siteText({ ...STATUS, adapter: 'store', site: 'play2048.co' })).toBe('2048 on play2048.co');
+    expect(siteText({ ...STATUS, adapter: 'geometry', site: 'example.com:8080' })).toBe('A 2048 game on example.com');
     expect(siteText(null)).toBe('');
   });
 
