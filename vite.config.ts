@@ -9,7 +9,7 @@
  * - The offscreen document is not named in the manifest: it is an extra build input. Its solver workers
  *   are ES-module workers (`new Worker(new URL(...), {type: 'module'})`).
  * - `vite build --mode firefox` builds the Firefox variant into dist-firefox/ from the manifest that
- *   scripts/firefox-manifest.ts derives (an event page instead of the service worker, a gecko id, no
+ *   build/firefox-manifest.ts derives (an event page instead of the service worker, a gecko id, no
  *   offscreen permission); crxjs's `browser: 'firefox'` emits the background loader for it. The
  *   `__EXTENSION_BROWSER__` constant tells src/platform/runtime.ts which browser the build is for; the
  *   Firefox build has no offscreen document (its background event page hosts the solver); its sidebar is
@@ -22,8 +22,8 @@ import type { Plugin } from 'vite';
 import { crx } from '@crxjs/vite-plugin';
 import type { ManifestV3Export } from '@crxjs/vite-plugin';
 import manifest from './manifest.json';
-import { firefoxManifest } from './scripts/firefox-manifest';
-import { noStringEvaluation } from './scripts/vite-no-eval';
+import { firefoxManifest } from './build/firefox-manifest';
+import { noStringEvaluation } from './build/vite-no-eval';
 
 /**
  * `vite build --mode e2e` / `--mode e2e-firefox` (npm run build:e2e) write dist-e2e/ and dist-e2e-firefox/:
@@ -70,14 +70,14 @@ function keepInjectedScriptsPrivate(): Plugin {
 
 /**
  * Web Workers have no extension API: the solver worker imports the protocol module for its schemas, and
- * webextension-polyfill would refuse to load there, so workers get the stand-in (scripts/no-browser.ts).
+ * webextension-polyfill would refuse to load there, so workers get the stand-in (src/platform/no-browser.ts).
  */
 function noBrowserInWorkers(): Plugin {
   return {
     name: 'no-browser-in-workers',
     enforce: 'pre',
     resolveId(id) {
-      return id === 'webextension-polyfill' || id === '#webextension-polyfill' ? resolve('scripts/no-browser.ts') : null;
+      return id === 'webextension-polyfill' || id === '#webextension-polyfill' ? resolve('src/platform/no-browser.ts') : null;
     },
   };
 }
@@ -98,7 +98,7 @@ export function browserTarget(mode: string): {
   const e2e = mode === 'e2e' || mode === 'e2e-firefox';
   const chrome = manifestFor(e2e);
   return firefox
-    ? { browser: 'firefox', manifest: firefoxManifest(chrome), outDir: e2e ? 'dist-e2e-firefox' : 'dist-firefox', target: 'firefox128', pages: { panel: 'src/panel/index.html' } }
+    ? { browser: 'firefox', manifest: firefoxManifest(chrome), outDir: e2e ? 'dist-e2e-firefox' : 'dist-firefox', target: 'firefox128', pages: { panel: 'src/ui/panel/index.html' } }
     : { browser: 'chrome', manifest: chrome, outDir: e2e ? 'dist-e2e' : 'dist', target: 'chrome116', pages: { offscreen: 'src/offscreen/offscreen.html' } };
 }
 

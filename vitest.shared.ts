@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { ViteUserConfig as UserConfig } from 'vitest/config';
 
-const standIn = fileURLToPath(new URL('./scripts/no-browser.ts', import.meta.url));
+const standIn = fileURLToPath(new URL('./src/platform/no-browser.ts', import.meta.url));
 
 /** webextension-polyfill refuses to load outside an extension: Node (unit tests, the browser tiers' harness) gets a stand-in. */
 export const NODE_RESOLVE: UserConfig['resolve'] = {

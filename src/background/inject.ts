@@ -9,7 +9,7 @@
  * 3. MAIN world: the agent function itself, with the keys as its arguments.
  */
 import { mainWorldAgent } from '../page/main-world';
-import { KEYS_GLOBAL, makeToken } from '../page/bridge-protocol';
+import { KEYS_GLOBAL, makeToken } from '../shared/bridge-protocol';
 import { browser } from '../platform/runtime';
 
 function handOverKeys(global: string, secret: string, channel: string): void {

@@ -4,7 +4,8 @@
  * this worker), created again when it closed itself after idling.
  */
 import { browser } from '../platform/runtime';
-import { DeliveryError, send } from '../shared/messages';
+import { DeliveryError } from '../shared/protocol';
+import { send } from '../platform/messaging';
 import type { SolverHost } from '../solver/host';
 
 const OFFSCREEN_PATH = 'src/offscreen/offscreen.html';

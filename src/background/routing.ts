@@ -8,8 +8,8 @@
  *   the table size left to the engine's default: nothing else a tab sent reaches the solver host;
  * - status texts are bounded before they are stored (the popup shows them).
  */
-import { boundText } from '../shared/messages';
-import type { Command, GameRecord, Handlers, ReplyOf, RunStatus, SenderInfo, TabSearchOptions } from '../shared/messages';
+import type { Command, GameRecord, ReplyOf, RunStatus, TabSearchOptions } from '../shared/messages';
+import type { Handlers, SenderInfo } from '../shared/protocol';
 import type { SearchOptions } from '../engine/types';
 import type { SolverHost } from '../solver/host';
 
@@ -21,14 +21,14 @@ export interface BackgroundDeps {
 }
 
 /** The tab of a content script's message (the protocol accepts those kinds only from a tab's top frame). */
-export function senderTab(sender: SenderInfo): number {
+function senderTab(sender: SenderInfo): number {
   const tabId = sender.tab?.id;
   if (tabId === undefined) throw new Error('A content message without a tab');
   return tabId;
 }
 
 /** The solver channel of a tab: a newer search of the tab replaces its older one, other tabs run side by side. */
-export function tabChannel(sender: SenderInfo): string {
+function tabChannel(sender: SenderInfo): string {
   return `tab:${senderTab(sender)}`;
 }
 
@@ -43,19 +43,11 @@ export function solverOptions(options: TabSearchOptions): SearchOptions {
   return out;
 }
 
-/** A status as it is stored: its texts bounded. */
-export function storedStatus(status: RunStatus): RunStatus {
-  const out: RunStatus = { ...status };
-  if (out.message !== undefined) out.message = boundText(out.message);
-  if (out.note !== undefined) out.note = boundText(out.note);
-  return out;
-}
-
 export function backgroundHandlers(deps: BackgroundDeps): Handlers<'background'> {
   return {
     'popup/command': (request) => deps.runCommand(request.tabId, request.command),
     'content/status': async (request, sender) => {
-      await deps.saveStatus(senderTab(sender), storedStatus(request.status), sender);
+      await deps.saveStatus(senderTab(sender), request.status, sender);
       return {};
     },
     'content/game-finished': async (request) => {

@@ -6,26 +6,19 @@
  * keyboard commands.
  */
 import contentScriptFile from '../content/index.ts?script';
-import { DeliveryError, listen, send } from '../shared/messages';
+import { DeliveryError, StatusError } from '../shared/protocol';
+import { listen, send } from '../platform/messaging';
 import { acceptLifelines } from '../platform/runtime';
-import type { Command, GameRecord, ReplyOf, RunStatus, SenderInfo } from '../shared/messages';
+import type { Command, GameRecord, ReplyOf, RunStatus } from '../shared/messages';
+import type { SenderInfo } from '../shared/protocol';
 import { backgroundHandlers } from './routing';
 import { SETTINGS_STORAGE_KEY, normalizeSettings } from '../shared/settings';
-import {
-  GAMES_STORAGE_KEY,
-  appendGame,
-  badgeFor,
-  endedDocumentKey,
-  errorStatus,
-  injectionErrorMessage,
-  readStatus,
-  statusAfterPageEnd,
-  statusDocumentKey,
-  statusKey,
-  stoppedGameRecord,
-  toggleCommand,
-} from './logic';
-import type { PageEnd } from './logic';
+import { GAMES_STORAGE_KEY, appendGame } from '../shared/game-log';
+import { endedDocumentKey, readStatus, statusDocumentKey, statusKey } from '../shared/run-status-store';
+import { badgeFor } from './badge';
+import { errorStatus, injectionError, statusAfterPageEnd, stoppedGameRecord, toggleCommand } from './run-status';
+import { statusMessage } from '../shared/status-message';
+import type { PageEnd } from './run-status';
 import { SOLVER_HOST, browser, openPanel } from '../platform/runtime';
 import type { SolverHost } from '../solver/host';
 import { offscreenSolverHost } from './offscreen-host';
@@ -126,7 +119,7 @@ async function ensureContentScript(tabId: number): Promise<string | undefined> {
     if (probe?.result === true) return documentId;
     await injectAutopilot(tabId, contentScriptFile, documentId);
   } catch (err) {
-    throw new Error(injectionErrorMessage(err, await tabUrl(tabId)));
+    throw new StatusError(injectionError(err, await tabUrl(tabId)));
   }
   for (let attempt = 0; attempt < 10; attempt++) {
     try {
@@ -136,7 +129,7 @@ async function ensureContentScript(tabId: number): Promise<string | undefined> {
       await new Promise((done) => setTimeout(done, 50));
     }
   }
-  throw new Error('The autopilot could not start on this page (its script did not answer).');
+  throw new StatusError(statusMessage('scriptNoAnswer'));
 }
 
 async function currentSettings() {
@@ -149,14 +142,14 @@ async function runCommand(tabId: number, command: Command): Promise<ReplyOf<'pop
   if (command === 'stop' && !(await pingContent(tabId))) {
     // Nothing runs there (the page was reloaded, or never started): make the stored status say so.
     const stale = statusAfterPageEnd(await loadStatus(tabId), 'reloaded', Date.now());
-    if (stale) await saveStatus(tabId, { ...stale, message: 'Stopped' });
+    if (stale) await saveStatus(tabId, { ...stale, message: statusMessage('stopped') });
     return {};
   }
   let documentId: string | undefined;
   try {
     documentId = await ensureContentScript(tabId);
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
+    const message = err instanceof StatusError ? err.status : statusMessage('cannotStart', err instanceof Error ? err.message : String(err));
     await saveStatus(tabId, errorStatus(message, settings.strategy, await loadStatus(tabId), Date.now()));
     throw err;
   }
@@ -165,7 +158,7 @@ async function runCommand(tabId: number, command: Command): Promise<ReplyOf<'pop
   } catch (err) {
     // The page's own error (no board, already playing) goes to the popup as it is.
     if (err instanceof DeliveryError && err.remote) throw err;
-    throw new Error(`The page did not answer: ${err instanceof Error ? err.message : String(err)}`);
+    throw new StatusError(statusMessage('pageNoAnswer', err instanceof Error ? err.message : String(err)));
   }
 }
 

@@ -18,14 +18,14 @@ export class HelpRequested extends Error {
   override readonly name = 'HelpRequested';
 }
 
-export interface OptionSpec {
+interface OptionSpec {
   readonly type: 'string' | 'boolean';
   readonly short?: string;
 }
 export type OptionSpecs = Readonly<Record<string, OptionSpec>>;
 
-export const EXIT_USAGE = 2;
-export const EXIT_FAILURE = 1;
+const EXIT_USAGE = 2;
+const EXIT_FAILURE = 1;
 
 /** Collapse any message to one line (parseArgs and RangeError messages are already one line, mostly). */
 export function oneLine(message: string): string {

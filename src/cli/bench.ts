@@ -32,7 +32,8 @@ import type { ReferencePosition, SearchedPosition } from './positions';
 import { ENGINE_OPTION_SPECS, engineFrom, useEngine } from './engine';
 import { BANK_HELP, BANK_OPTION_SPECS, SEARCH_OPTION_SPECS, SIZE_RANGE, bankFrom, describeSearchOptions, searchOptionsFrom, strategyChoices } from './search-options';
 import { CLI_TABLE_SPECS, TABLES_OPTION_SPECS, installTables, loadOrBuildTables, tablesCacheDir, tablesFrom } from './tables';
-import { REACH_TILES, median, summarizeBench } from './stats';
+import { REACH_TILES, summarizeBench } from './stats';
+import { median } from '../shared/statistics';
 import type { BenchSummary } from './stats';
 import { formatNumber, formatPercent, formatTable } from './table';
 
@@ -60,13 +61,10 @@ Options:
   --depth D      search depth                        --time-ms T  think time per move
   --playouts P   Monte-Carlo playouts per move      --runs R     repeat the bench R times (default 1)
   --size N       board size N x N (default 4)       --json       JSON summary as the last stdout line
-  --weights W    expectimax evaluation: reference (SOLVER.md's, default) | shallow (tuned at depths 2-4) | 7 numbers
-  --four-cut P   expectimax: value a 4's spawn as the 2's below cumulative probability P (default 0: search every 4)
 ${BANK_HELP}
   --reference    expectimax: the reference configuration (SOLVER.md: the native peer's depth rule and cut-off, no time limit)
   --engine E     expectimax search core: wasm (default, WebAssembly) | ts (TypeScript)
   --tables on|off  endgame tables (default off): built once, cached in ~/.cache/2048-autopilot/tables/
-  --steer-margin M  keep the tables' formation when the search values that move within share M of its best (default 0: off)
   --table-threshold P  play the table's move when its success probability is ≥ P (default 0.5)
   --start F      start the games from the boards of file F (one per line, as --board of npm run solve,
                  --size squared values; # comments): game i from board i mod their count (default: one game each)
@@ -94,7 +92,7 @@ const OPTIONS = {
   limit: { type: 'string' },
 } as const;
 
-const STRENGTH_ONLY = ['strategy', 'games', 'seed', 'jobs', 'target', 'start', 'reference', 'depth', 'time-ms', 'bank', 'playouts', 'runs', 'size', 'tables', 'table-threshold', 'steer-margin'];
+const STRENGTH_ONLY = ['strategy', 'games', 'seed', 'jobs', 'target', 'start', 'reference', 'depth', 'time-ms', 'bank', 'playouts', 'runs', 'size', 'tables', 'table-threshold'];
 
 /** The split positions bench's shared transposition table: 4 regions of 2^18 entries of 16 bytes = 16 MiB for
  *  all threads (more is slower: two threads' tables then crowd the 32 MiB L3 cache of this machine class). */
@@ -218,7 +216,7 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
     rows: size,
     cols: size,
     engine,
-    ...(tables.on || tables.steer > 0 ? { tables } : {}),
+    ...(tables.on ? { tables } : {}),
     ...(bank !== undefined ? { bank } : {}),
   };
   const json = args.flag('json');
@@ -228,7 +226,7 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
       threads > 1 ? `one at a time, each move searched on ${threads} threads` : `${Math.min(jobs, games)} thread(s)`
     }\n`,
   );
-  const perRun: { summary: BenchSummary; seconds: number; tableMoves: number; steeredMoves: number; extendedMoves: number }[] = [];
+  const perRun: { summary: BenchSummary; seconds: number; tableMoves: number; extendedMoves: number }[] = [];
   for (let run = 1; run <= runs; run++) {
     const started = performance.now();
     const runLabel = runs > 1 ? `run ${run}/${runs}: ` : '';
@@ -253,7 +251,7 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
     endProgress();
     const summary = summarizeBench(strategy, seed, results);
     const total = (count: (g: GameResult) => number | undefined): number => results.reduce((n, g) => n + (count(g) ?? 0), 0);
-    perRun.push({ summary, seconds, tableMoves: total((g) => g.tableMoves), steeredMoves: total((g) => g.steeredMoves), extendedMoves: total((g) => g.extendedMoves) });
+    perRun.push({ summary, seconds, tableMoves: total((g) => g.tableMoves), extendedMoves: total((g) => g.extendedMoves) });
     if (bank !== undefined) {
       const moves = total((g) => g.moves);
       process.stdout.write(`${runLabel}time bank: ${total((g) => g.extendedMoves)} of ${moves} moves took extra time (up to ${bank} x ${options.timeMs ?? DEFAULT_TIME_MS} ms)\n`);
@@ -274,7 +272,6 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
       threads,
       engine,
       tables: tables.on ? { threshold: tables.threshold, tableMoves: perRun[0].tableMoves } : null,
-      steer: tables.steer > 0 ? { margin: tables.steer, steeredMoves: perRun[0].steeredMoves } : null,
       bank: bank !== undefined ? { factor: bank, extendedMoves: perRun[0].extendedMoves } : null,
       options: { ...options, target: target ?? null, size },
       start: starts ? { file: startFile, boards: starts.length } : null,

@@ -5,7 +5,6 @@ import { DEFAULT_TIME_MS } from '../engine/limits';
 import { deriveSeed } from './seeds';
 import type { GameEnd, GameResult } from './stats';
 import { tableChoice } from './tables';
-import { steerChoice } from '../engine/tables/steer';
 import type { TablesSetting } from './tables';
 
 export interface GameSettings {
@@ -73,7 +72,6 @@ export async function playGame(index: number, seed: number, settings: GameSettin
   const moveMs: number[] = [];
   const depthCounts: number[] = [];
   let tableMoves = 0;
-  let steeredMoves = 0;
   let end: GameEnd = 'game-over';
   const bank = settings.bank !== undefined ? new TimeBank(settings.options.timeMs ?? DEFAULT_TIME_MS, settings.bank) : null;
   let extendedMoves = 0;
@@ -103,12 +101,6 @@ export async function playGame(index: number, seed: number, settings: GameSettin
         const extraMs = bank?.extraMs() ?? 0;
         const options = { ...settings.options, seed: deriveSeed(seed, moves), ...(extraMs > 0 ? { extraMs } : {}) };
         choice = await (hooks.choose ? hooks.choose(grid, options) : strategy.chooseMove(grid, options, signal));
-        const steer = settings.tables?.steer ?? 0;
-        if (steer > 0 && !settings.options.reference && settings.strategy === 'expectimax') {
-          const steered = steerChoice(grid, choice, steer);
-          if (steered.steered) steeredMoves++;
-          choice = steered;
-        }
       } catch (error) {
         if (isAbort(error, signal)) {
           end = 'stopped';
@@ -135,5 +127,5 @@ export async function playGame(index: number, seed: number, settings: GameSettin
     moves++;
     hooks.onState?.({ grid, score, moves, thinkMs, lastMove: move, lastChoice: choice });
   }
-  return { index, seed, score, maxTile: maxTile(grid), moves, thinkMs, moveMs, depthCounts, end, grid, ...(settings.tables?.on ? { tableMoves } : {}), ...(settings.tables?.steer ? { steeredMoves } : {}), ...(bank ? { extendedMoves } : {}) };
+  return { index, seed, score, maxTile: maxTile(grid), moves, thinkMs, moveMs, depthCounts, end, grid, ...(settings.tables?.on ? { tableMoves } : {}), ...(bank ? { extendedMoves } : {}) };
 }

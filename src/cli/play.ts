@@ -27,13 +27,10 @@ Options:
   --seed K       game seed, 0..4294967295 (default: from the clock, printed)
   --time-ms T    think time per move          --depth D     search depth
   --playouts P   Monte-Carlo playouts per move
-  --weights W    expectimax evaluation: reference (SOLVER.md's, default) | shallow (tuned at depths 2-4) | 7 numbers
-  --four-cut P   expectimax: value a 4's spawn as the 2's below cumulative probability P (default 0: search every 4)
 ${BANK_HELP}
   --reference    expectimax: the reference configuration (SOLVER.md: the native peer's depth rule and cut-off, no time limit)
   --engine E     expectimax search core: wasm (default, WebAssembly) | ts (TypeScript)
   --tables on|off  endgame tables (default off; built once, cached in ~/.cache/2048-autopilot/tables/)
-  --steer-margin M  keep the tables' formation when the search values that move within share M of its best (default 0: off)
   --table-threshold P  play the table's move when its success probability is ≥ P (default 0.5)
   --size N       board N x N, ${SIZE_RANGE.min}..${SIZE_RANGE.max} (default 4)
   --target TILE  stop when the best tile reaches TILE
@@ -117,7 +114,7 @@ async function main(): Promise<void> {
   const game = await playGame(
     0,
     seed,
-    { strategy, options, target, rows: size, cols: size, ...(tables.on || tables.steer > 0 ? { tables } : {}), ...(bank !== undefined ? { bank } : {}) },
+    { strategy, options, target, rows: size, cols: size, ...(tables.on ? { tables } : {}), ...(bank !== undefined ? { bank } : {}) },
     {
       signal: controller.signal,
       onState: (state) => {

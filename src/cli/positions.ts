@@ -9,7 +9,7 @@ import { DIRECTIONS } from '../engine/types';
 import type { Direction, Grid } from '../engine/types';
 import { parseBoard } from './board';
 
-export const POSITION_COLUMNS = [
+const POSITION_COLUMNS = [
   'board',
   'up',
   'down',

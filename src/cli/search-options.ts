@@ -1,8 +1,7 @@
-/** Search options from the command line (--depth, --time-ms, --playouts, --weights, --four-cut, --reference), shared by play, solve and bench. */
+/** Search options from the command line (--depth, --time-ms, --playouts, --reference), shared by play, solve and bench. */
 import { SEARCH_LIMITS } from '../engine/limits';
 import { STRATEGIES, describeStrategy } from '../engine/strategies/index';
-import { REFERENCE_WEIGHTS, SHALLOW_WEIGHTS, sameWeights } from '../engine/board';
-import type { HeuristicWeights, SearchKnob, SearchOptions, StrategyName } from '../engine/types';
+import type { SearchKnob, SearchOptions, StrategyName } from '../engine/types';
 import { UsageError } from './args';
 import type { ParsedArgs } from './args';
 import { MAX_SIDE, MIN_SIDE } from './board';
@@ -11,8 +10,6 @@ export const SEARCH_OPTION_SPECS = {
   depth: { type: 'string' },
   'time-ms': { type: 'string' },
   playouts: { type: 'string' },
-  weights: { type: 'string' },
-  'four-cut': { type: 'string' },
   reference: { type: 'boolean' },
 } as const;
 
@@ -24,10 +21,10 @@ export const BANK_HELP = `  --bank K       expectimax: a time bank per game: onc
                  a move the search finds hard may take K times it (default: off, every move --time-ms)`;
 
 /** --bank's range: the most a hard move may take, in budgets. */
-export const BANK_RANGE = { min: 1, max: 16 } as const;
+const BANK_RANGE = { min: 1, max: 16 } as const;
 
 /** The command-line flag of each search option a strategy may take. */
-const FLAGS: Record<SearchKnob, string> = { timeMs: '--time-ms', depth: '--depth', playouts: '--playouts', reference: '--reference', weights: '--weights', fourCut: '--four-cut' };
+const FLAGS: Record<SearchKnob, string> = { timeMs: '--time-ms', depth: '--depth', playouts: '--playouts', reference: '--reference' };
 
 /** The board sides the CLI plays (--size). */
 export const SIZE_RANGE = { min: MIN_SIDE, max: MAX_SIDE } as const;
@@ -38,52 +35,14 @@ export function strategyChoices(): string {
 }
 
 /** The search options given; with a strategy, an option that strategy does not take is a UsageError. */
-/** The order of --weights' seven numbers. */
-const WEIGHT_FIELDS = ['lost', 'empty', 'merges', 'monotonicity', 'monotonicityPower', 'sum', 'sumPower'] as const;
-
-/** --weights: `reference` (SOLVER.md's, the default), `shallow` (tuned at fixed depths 2–4), or the seven numbers in WEIGHT_FIELDS order. */
-export function parseWeights(text: string): HeuristicWeights {
-  if (text === 'reference') return REFERENCE_WEIGHTS;
-  if (text === 'shallow') return SHALLOW_WEIGHTS;
-  const parts = text.split(',').map((part) => part.trim());
-  const numbers = parts.map(Number);
-  if (parts.length !== WEIGHT_FIELDS.length || parts.some((part) => part === '') || numbers.some((n) => !Number.isFinite(n) || n < 0 || n > 1e7)) {
-    throw new UsageError(`--weights takes reference, shallow or ${WEIGHT_FIELDS.length} numbers from 0 to 1e7 (${WEIGHT_FIELDS.join(',')}), not "${text}"`);
-  }
-  if (numbers[4] > 8 || numbers[6] > 8) throw new UsageError('--weights: the two powers (monotonicityPower, sumPower) must be at most 8');
-  const weights: Record<(typeof WEIGHT_FIELDS)[number], number> = { lost: 0, empty: 0, merges: 0, monotonicity: 0, monotonicityPower: 0, sum: 0, sumPower: 0 };
-  WEIGHT_FIELDS.forEach((field, i) => (weights[field] = Math.fround(numbers[i])));
-  return weights;
-}
-
-/** --four-cut: a probability from 0 to 1 (0: every 4 searched). */
-export function parseFourCut(text: string): number {
-  const value = Number(text.trim());
-  if (text.trim() === '' || !Number.isFinite(value) || value < 0 || value > 1) {
-    throw new UsageError(`--four-cut takes a probability from 0 to 1 (0: every 4 searched), not "${text}"`);
-  }
-  return value;
-}
-
-/** "reference", "shallow" or the seven numbers. */
-export function describeWeights(weights: HeuristicWeights): string {
-  if (sameWeights(weights, REFERENCE_WEIGHTS)) return 'reference';
-  if (sameWeights(weights, SHALLOW_WEIGHTS)) return 'shallow';
-  return WEIGHT_FIELDS.map((field) => weights[field]).join(',');
-}
-
 export function searchOptionsFrom(args: ParsedArgs, strategy?: StrategyName): SearchOptions {
-  const options: { depth?: number; timeMs?: number; playouts?: number; weights?: HeuristicWeights; fourCut?: number; reference?: boolean } = {};
+  const options: { depth?: number; timeMs?: number; playouts?: number; reference?: boolean } = {};
   const depth = args.int('depth', SEARCH_LIMITS.depth);
   const timeMs = args.int('time-ms', SEARCH_LIMITS.timeMs);
   const playouts = args.int('playouts', SEARCH_LIMITS.playouts);
   if (depth !== undefined) options.depth = depth;
   if (timeMs !== undefined) options.timeMs = timeMs;
   if (playouts !== undefined) options.playouts = playouts;
-  const weights = args.string('weights');
-  if (weights !== undefined) options.weights = parseWeights(weights);
-  const fourCut = args.string('four-cut');
-  if (fourCut !== undefined) options.fourCut = parseFourCut(fourCut);
   if (args.flag('reference')) options.reference = true;
   if (strategy) {
     const takes = describeStrategy(strategy).takes;
@@ -96,14 +55,13 @@ export function searchOptionsFrom(args: ParsedArgs, strategy?: StrategyName): Se
   }
   return options;
 }
+
 export function describeSearchOptions(options: SearchOptions): string[] {
   const parts: string[] = [];
   if (options.depth !== undefined) parts.push(`depth ${options.depth}`);
   if (options.timeMs !== undefined) parts.push(`time ${options.timeMs} ms`);
   if (options.playouts !== undefined) parts.push(`playouts ${options.playouts}`);
   if (options.reference) parts.push('reference configuration');
-  if (options.weights) parts.push(`weights ${describeWeights(options.weights)}`);
-  if (options.fourCut !== undefined) parts.push(`four-cut ${options.fourCut}`);
   return parts;
 }
 

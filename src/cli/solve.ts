@@ -24,8 +24,6 @@ Searches one position and prints the value of every move and the best move.
                  (default expectimax)
   --time-ms T    think time                    --depth D    search depth
   --playouts P   Monte-Carlo playouts per move --seed K     seed for randomized strategies
-  --weights W    expectimax evaluation: reference (SOLVER.md's, default) | shallow (tuned at depths 2-4) | 7 numbers
-  --four-cut P   expectimax: value a 4's spawn as the 2's below cumulative probability P (default 0: search every 4)
   --engine E     expectimax search core: wasm (default, WebAssembly) | ts (TypeScript)
   --reference    expectimax: the reference configuration (SOLVER.md)
   --json         the choice as one JSON object on the last line

@@ -7,7 +7,7 @@
 import { Worker } from 'node:worker_threads';
 import { createSplitBuffer, mergeSplit, resetSplit } from '../engine/index';
 import type { Grid, MoveChoice, MoveValues, SearchEngine, SearchOptions, SplitPlan, StrategyName } from '../engine/index';
-import { createSharedMemory } from './engine';
+import { createSharedMemory } from '../engine/index';
 import { createJobBoard, jobDone, jobExecutions, postJob, postQuit } from './split-protocol';
 import type { ChooseRequest, ShareJob, SplitReply, SplitWorkerData } from './split-protocol';
 

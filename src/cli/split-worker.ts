@@ -19,7 +19,7 @@ const errorMessage = (error: unknown): string => (error instanceof Error ? error
 if (data.split) {
   const split = data.split;
   let stop: (() => boolean) | null = null;
-  const core = await sharedCore(split.memory, split.bits, () => (stop?.() ? Infinity : performance.now()));
+  const core = sharedCore(split.memory, split.bits, () => (stop?.() ? Infinity : performance.now()));
   const table = {
     core,
     stopWhen: (next: (() => boolean) | null): void => {

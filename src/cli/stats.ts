@@ -1,24 +1,11 @@
 /** Statistics of bench results: pure functions. */
+import { lowerMedian, median, quantile } from '../shared/statistics';
 
 export interface Summary {
   readonly min: number;
   readonly median: number;
   readonly mean: number;
   readonly max: number;
-}
-
-export function median(values: readonly number[]): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
-/** The lower of the two middle values for an even count: always one of the values (a real tile). */
-export function lowerMedian(values: readonly number[]): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[(sorted.length - 1) >> 1];
 }
 
 export function summarize(values: readonly number[]): Summary {
@@ -63,17 +50,8 @@ export interface GameResult {
   readonly depthCounts?: readonly number[];
   /** Moves played by the endgame tables (present when --tables on). */
   readonly tableMoves?: number;
-  /** Moves where the root choice was steered toward a table formation (--steer-margin). */
-  readonly steeredMoves?: number;
   /** Moves that took extra time from the game's time bank (present with --bank). */
   readonly extendedMoves?: number;
-}
-
-/** The `q` quantile (0..1) of some values, nearest rank; NaN when there are none. */
-export function quantile(values: readonly number[], q: number): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
 }
 
 /**

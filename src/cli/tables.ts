@@ -16,30 +16,24 @@ import type { TableSpec } from '../engine/tables/formation';
 import { TableStoreError, tableKey, parseTable, serializeTable } from '../engine/tables/store';
 import { lookup } from '../engine/tables/table';
 import type { EndgameTable } from '../engine/tables/table';
-import { TABLES_WASM_FILE, buildWasm } from '../../scripts/build-wasm.mjs';
+import { TABLES_WASM_FILE, readWasm } from './wasm-files';
 import type { ParsedArgs } from './args';
 import { UsageError } from './args';
 
 export const TABLES_OPTION_SPECS = {
   tables: { type: 'string' },
   'table-threshold': { type: 'string' },
-  'steer-margin': { type: 'string' },
 } as const;
 
 /**
  * Hand a move to the table when its success probability is at least this (see README "Endgame tables":
  * measured with scripts/handover.ts).
  */
-export const DEFAULT_TABLE_THRESHOLD = 0.5;
+const DEFAULT_TABLE_THRESHOLD = 0.5;
 
 export interface TablesSetting {
   readonly on: boolean;
   readonly threshold: number;
-  /**
-   * Steer the root choice toward the tables' formations: a move keeping the formation is played when the
-   * search values it within this share of its best (0 = off; never in the reference mode). src/engine/tables/steer.ts.
-   */
-  readonly steer: number;
 }
 
 export function tablesFrom(args: ParsedArgs): TablesSetting {
@@ -50,10 +44,7 @@ export function tablesFrom(args: ParsedArgs): TablesSetting {
   if (!Number.isFinite(threshold) || threshold < 0 || threshold > 1) {
     throw new UsageError(`--table-threshold must be a probability 0..1, got "${thresholdText}"`);
   }
-  const steerText = args.string('steer-margin');
-  const steer = steerText === undefined ? 0 : Number(steerText);
-  if (!Number.isFinite(steer) || steer < 0 || steer > 1) throw new UsageError(`--steer-margin must be a share 0..1, got "${steerText}"`);
-  return { on: text === 'on', threshold, steer };
+  return { on: text === 'on', threshold };
 }
 
 /** The tables the CLI builds: rows8 for anchors 32..512 and block6 for anchors 32 and 64, all exact. */
@@ -105,8 +96,7 @@ export async function loadOrBuildTables(
       else throw error;
     }
     if (!builder) {
-      await buildWasm({ quiet: true });
-      builder = new TableBuilder(readFileSync(TABLES_WASM_FILE));
+      builder = new TableBuilder(readWasm(TABLES_WASM_FILE));
     }
     onEvent?.(`endgame table ${describeSpec(spec)}: building (${reason})`);
     let shown = -1;

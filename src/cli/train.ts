@@ -6,7 +6,7 @@
  * checkpoint atomically every few minutes and on Ctrl-C, and the network file at the end (docs: engine.md,
  * "The learned evaluation"; docs/cli.md, "train").
  */
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { deflateSync } from 'node:zlib';
 import { Worker } from 'node:worker_threads';
@@ -21,6 +21,7 @@ import { CONTROL_REMAINING, CONTROL_STOP, instantiateTrainer } from './train/pro
 import type { LearningSettings, TrainWorkerData, TrainWorkerReport } from './train/protocol';
 import { RecentGames, formatProgress } from './train/progress';
 import { formatNumber } from './table';
+import { TRAIN_WASM_FILE, readWasm } from './wasm-files';
 
 const USAGE = `Usage: npm run train -- --out FILE [--network 4x6|4x4] [--episodes N] [--threads T] [--seed S]
                        [--resume CKPT] [--checkpoint CKPT] [--checkpoint-minutes M] [--encoding i16|f32]
@@ -64,7 +65,6 @@ const OPTIONS = {
   'progress-seconds': { type: 'string' },
 } as const;
 
-const TRAIN_WASM = new URL('../engine/wasm/build/train.wasm', import.meta.url);
 const WORKER_ENTRY = new URL('./train/worker-entry.mjs', import.meta.url);
 const MAX_EPISODES = 1e9;
 
@@ -120,8 +120,7 @@ function parseOptions(argv: readonly string[]): TrainOptions {
 }
 
 function loadModule(): WebAssembly.Module {
-  if (!existsSync(TRAIN_WASM)) throw new Error('the trainer\'s WebAssembly module is not built: run npm run build:wasm');
-  return new WebAssembly.Module(readFileSync(TRAIN_WASM));
+  return new WebAssembly.Module(new Uint8Array(readWasm(TRAIN_WASM_FILE)));
 }
 
 /** The trained weights as a network (f32, or quantised to i16). */

@@ -15,7 +15,7 @@
  *     blunder     loss ≥ 10 %          (a move into a lost position has loss 100 %)
  *
  * The thresholds were set on expectimax with the reference's evaluation weights from the losses of every
- * non-best legal move in positions of a real game (`npx tsx scripts/grade-spread.ts expectimax`: every 15th
+ * non-best legal move in positions of a real game (`npx tsx bench/grade-spread.ts expectimax`: every 15th
  * position of a seeded expectimax game to 2048, 175 moves): median 0.41 %, 75th percentile 3.3 %, 90th
  * 9.6 %, 95th 15.6 % — so about one non-best move in ten is a blunder. Expectimax plays with those weights
  * (scale 1). With `--weights shallow` (src/engine/board.ts SHALLOW_WEIGHTS: a larger constant and a gentler
@@ -91,7 +91,7 @@ export function gradeOfLoss(loss: number, scale = 1): Grade {
   return 'blunder';
 }
 
-export function accuracyOfLoss(loss: number, scale = 1): number {
+function accuracyOfLoss(loss: number, scale = 1): number {
   return 100 * (1 - Math.min(1, loss / (GRADE_THRESHOLDS.mistake * scale)));
 }
 
@@ -119,17 +119,17 @@ export function gradeMove(strategy: StrategyName, values: MoveValues, move: Dire
 
 export type GradeCounts = Record<Grade, number>;
 
-export function emptyCounts(): GradeCounts {
+function emptyCounts(): GradeCounts {
   return { best: 0, good: 0, inaccuracy: 0, mistake: 0, blunder: 0 };
 }
 
 /** One letter per grade, for the per-move marks a game record keeps (`-` = a move seen but not graded). */
 export const GRADE_MARK: Readonly<Record<Grade, string>> = { best: '!', good: 'g', inaccuracy: '?', mistake: 'm', blunder: 'X' };
-export const UNGRADED_MARK = '-';
+const UNGRADED_MARK = '-';
 
 /** One letter per direction, for the better move a game record keeps per graded move (`-` = none). */
 export const MOVE_LETTER: Readonly<Record<Direction, string>> = { up: 'u', down: 'd', left: 'l', right: 'r' };
-export const NO_BETTER = '-';
+const NO_BETTER = '-';
 
 /**
  * A game's grades as they come: counts, running accuracy, and per move seen a mark and the better move.

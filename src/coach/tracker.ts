@@ -18,7 +18,7 @@
  * treated as a resync, never graded. Undo can never look like a move: every move plus spawn raises the
  * sum of the tiles by 2 or 4, undo lowers it.
  */
-import { applyMove, isSuccessor, tileSum } from '../engine/index';
+import { applyMove, isSuccessor, sameGrid, tileSum } from '../engine/index';
 import { DIRECTIONS } from '../engine/types';
 import type { Direction, Grid } from '../engine/types';
 
@@ -28,12 +28,6 @@ export type Observation =
   | { readonly kind: 'in-flight'; readonly move: Direction; readonly waitMs: number }
   | { readonly kind: 'unsettled'; readonly waitMs: number }
   | { readonly kind: 'resync'; readonly from: Grid | null; readonly to: Grid };
-
-export function sameGrid(a: Grid, b: Grid): boolean {
-  if (a.rows !== b.rows || a.cols !== b.cols || a.cells.length !== b.cells.length) return false;
-  for (let i = 0; i < a.cells.length; i++) if (a.cells[i] !== b.cells[i]) return false;
-  return true;
-}
 
 /** A key for a board (for caches of evaluations). */
 export function gridKey(grid: Grid): string {

@@ -6,8 +6,8 @@ import { validateGrid } from '../engine/index';
 import { BoardReadError } from './adapters/types';
 import type { Adapter, AdapterContext, AdapterFactory, BoardReading } from './adapters/types';
 import { DriverError } from './errors';
+import { statusMessage } from '../shared/status-message';
 
-export const NO_BOARD_MESSAGE = 'No 2048 board found on this page';
 
 export class BoardAccess {
   private adapter: Adapter | null = null;
@@ -48,7 +48,7 @@ export class BoardAccess {
       }
     }
     if (best < 0) {
-      throw new DriverError(`${NO_BOARD_MESSAGE} (tried: ${this.factories.map((a) => a.name).join(', ')})`);
+      throw new DriverError(statusMessage('noBoard', this.factories.map((a) => a.name).join(', ')));
     }
     this.adapter = candidates[best].adapter;
     this.onDetected(this.adapter);
@@ -66,7 +66,7 @@ export class BoardAccess {
     } catch (err) {
       this.adapter = null;
       if (err instanceof BoardReadError || err instanceof RangeError) {
-        throw new DriverError(`Cannot read the board (${adapter.name}): ${err.message}`);
+        throw new DriverError(statusMessage('cannotRead', adapter.name, err.message));
       }
       throw err;
     }

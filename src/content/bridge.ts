@@ -8,8 +8,8 @@
  * than the last one and its shape is one of the protocol's. Everything else is ignored.
  */
 import type { PageBridge } from './adapters/types';
-import { ContentMessageSchema, PAGE_REQUEST_TYPES, channelName, isChannel, isSecret, makeToken } from '../page/bridge-protocol';
-import type { BridgeKeys, ContentMessage, PageRequestType } from '../page/bridge-protocol';
+import { ContentMessageSchema, PAGE_REQUEST_TYPES, channelName, isChannel, isSecret, makeToken } from '../shared/bridge-protocol';
+import type { BridgeKeys, ContentMessage, PageRequestType } from '../shared/bridge-protocol';
 import { hmacSha256Hex, sameText } from './hmac';
 
 /** Detail text of a message from the agent: `<json>~<64 hex digits>`, at most this long. */
@@ -43,7 +43,7 @@ interface Pending {
   timer: ReturnType<typeof setTimeout>;
 }
 
-export class BridgeError extends Error {
+class BridgeError extends Error {
   override name = 'BridgeError';
 }
 

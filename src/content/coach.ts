@@ -13,7 +13,7 @@
  * short burst of readings; DOM mutations trigger a reading; a slow poll catches the rest (a canvas redrawn
  * by a timer, a change from elsewhere). Only reading the page — never writing to it except the overlay.
  */
-import { legalMoves, maxTile } from '../engine/index';
+import { legalMoves, maxTile, sameGrid } from '../engine/index';
 import type { Direction, Grid, MoveChoice, SearchOptions } from '../engine/types';
 import { GradeTally, gradeMove, isGradable } from '../coach/grade';
 import type { MoveGrade } from '../coach/grade';
@@ -26,7 +26,8 @@ import type { GameRecord, RunStatus } from '../shared/messages';
 import type { Settings } from '../shared/settings';
 import type { Adapter, BoardReading } from './adapters/types';
 import type { BoardAccess } from './board-access';
-import { Interrupted } from './errors';
+import { Interrupted, statusOfError } from './errors';
+import type { StatusMessage } from '../shared/status-message';
 import type { ArrowOverlay } from './overlay';
 import type { SolverAnswer } from './solver-client';
 
@@ -347,17 +348,17 @@ export class Coach {
           this.afterSearch();
           return;
         }
-        this.publish({ message: err instanceof Error ? err.message : String(err) });
+        this.publish({ message: statusOfError(err) });
       },
     );
   }
 
   /** A search ended: show the suggestion if it is for the board shown now, else evaluate that board. */
-  private afterSearch(note?: string): void {
+  private afterSearch(note?: StatusMessage): void {
     const anchor = this.tracker.anchor;
     if (!anchor) return;
     const reading = this.lastReading ?? { grid: anchor, score: null, status: 'playing' as const };
-    this.evaluate(anchor, sameBoard(reading.grid, anchor) ? reading : { ...reading, grid: anchor });
+    this.evaluate(anchor, sameGrid(reading.grid, anchor) ? reading : { ...reading, grid: anchor });
     if (note) this.publish({ note });
     else this.publish();
   }
@@ -471,8 +472,4 @@ function isOver(reading: BoardReading): boolean {
 
 function newGameId(): string {
   return `c-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
-}
-
-function sameBoard(a: Grid, b: Grid): boolean {
-  return gridKey(a) === gridKey(b);
 }

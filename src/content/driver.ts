@@ -12,12 +12,16 @@
  */
 import { applyMove, isSuccessor, legalMoves, maxTile } from '../engine/index';
 import type { Grid, MoveChoice, MoveValues, SearchOptions } from '../engine/types';
-import { boundText, createSend, initialStatus } from '../shared/messages';
-import type { Command, GameRecord, ReplyOf, RunState, RunStatus, Send, Transport } from '../shared/messages';
+import { initialStatus } from '../shared/messages';
+import { statusMessage } from '../shared/status-message';
+import type { StatusMessage } from '../shared/status-message';
+import { createSend } from '../shared/protocol';
+import type { Command, GameRecord, ReplyOf, RunState, RunStatus } from '../shared/messages';
+import type { Send, Transport } from '../shared/protocol';
 import type { Settings } from '../shared/settings';
 import type { Adapter, AdapterFactory, BoardReading, PageBridge } from './adapters/types';
 import { BoardAccess } from './board-access';
-import { DriverError, Interrupted } from './errors';
+import { DriverError, Interrupted, statusOfError } from './errors';
 import { EditableFocusError } from './keys';
 import { GameTally } from './game-tally';
 import { Pauses } from './pause';
@@ -25,14 +29,13 @@ import { sendMove } from './move-sender';
 import { SolverClient } from './solver-client';
 import { watchTakeover } from './takeover';
 
-export { NO_BOARD_MESSAGE } from './board-access';
-export { DriverError } from './errors';
 
-export const PAUSED_MESSAGE = 'Paused — you moved';
+export const PAUSED_MESSAGE: StatusMessage = statusMessage('pausedYouMoved');
+const STOPPED: StatusMessage = statusMessage('stopped');
 /** Why a run stopped at the win although "At 2048: Keep playing" is set (see ContinueResult). */
-export const WIN_NOT_CONTINUED: Readonly<Record<'no-control' | 'still-shown', string>> = {
-  'no-control': 'Won — continue by hand (no "Keep going" on the board)',
-  'still-shown': 'Won — continue by hand (the win message did not go away)',
+const WIN_NOT_CONTINUED: Readonly<Record<'no-control' | 'still-shown', StatusMessage>> = {
+  'no-control': statusMessage('wonNoControl'),
+  'still-shown': statusMessage('wonStillShown'),
 };
 
 export interface DriverTiming {
@@ -161,7 +164,7 @@ export class Driver {
       case 'coach':
       case 'coach-stop':
         // Coach mode is the coach's (src/content/coach.ts); src/content/index.ts routes these there.
-        throw new DriverError(`The command ${command} is not the autopilot's`);
+        throw new DriverError(statusMessage('failed', `the command ${command} is the coach's`));
     }
   }
 
@@ -191,7 +194,7 @@ export class Driver {
 
   private async stop(): Promise<void> {
     if (!this.busy) {
-      if (this.status.running) this.setStatus({ state: 'idle', running: false, message: 'Stopped' });
+      if (this.status.running) this.setStatus({ state: 'idle', running: false, message: STOPPED });
       return;
     }
     this.requestStop();
@@ -199,7 +202,7 @@ export class Driver {
   }
 
   private async step(): Promise<CommandReply> {
-    if (this.running || this.busy) throw new DriverError('Already playing: press Stop first');
+    if (this.running || this.busy) throw new DriverError(statusMessage('alreadyPlaying'));
     this.beginRun();
     this.setStatus({ state: 'thinking', running: true, message: undefined });
     const one = this.runOnce();
@@ -209,7 +212,7 @@ export class Driver {
     } finally {
       if (this.busy === one) this.busy = null;
     }
-    if (this.status.state === 'error') throw new DriverError(this.status.message ?? 'error');
+    if (this.status.state === 'error') throw new DriverError(this.status.message ?? statusMessage('failed', 'error'));
     return { status: this.getStatus() };
   }
 
@@ -291,7 +294,7 @@ export class Driver {
         break;
       case 'stopped':
         this.recordGame('stopped');
-        this.setStatus({ state: 'idle', running: false, message: 'Stopped', movesPerSecond: 0 });
+        this.setStatus({ state: 'idle', running: false, message: STOPPED, movesPerSecond: 0 });
         break;
       case 'paused':
         this.setStatus({ state: 'paused', running: false, message: this.status.state === 'paused' ? this.status.message : PAUSED_MESSAGE });
@@ -306,9 +309,8 @@ export class Driver {
   private fail(err: unknown): void {
     this.running = false;
     this.pauses.wakeAll();
-    const message = err instanceof Error ? err.message : String(err);
     this.recordGame('stopped');
-    this.setStatus({ state: 'error', running: false, message, movesPerSecond: 0 });
+    this.setStatus({ state: 'error', running: false, message: statusOfError(err), movesPerSecond: 0 });
   }
 
   private requestStop(): void {
@@ -361,7 +363,7 @@ export class Driver {
     }
     const late = this.interrupted();
     if (late) return late;
-    if (choice.move === null) return this.finishGame('over', reading, 'Game over');
+    if (choice.move === null) return this.finishGame('over', reading, statusMessage('gameOver'));
 
     // 3. The move on the page, until the page has drawn it.
     const move = choice.move;
@@ -379,7 +381,7 @@ export class Driver {
       if (!(err instanceof EditableFocusError)) throw err;
       // A key now would go into what the person is typing: pause, send nothing.
       this.pauseRequested = true;
-      this.setStatus({ state: 'paused', running: false, message: `Paused — ${err.message}` });
+      this.setStatus({ state: 'paused', running: false, message: statusMessage('pausedTyping', err.tag) });
       return 'paused';
     }
     if (after === null) return this.interrupted() ?? 'stopped';
@@ -401,7 +403,7 @@ export class Driver {
       score: after.score ?? this.game.score,
       desyncs: this.status.desyncs + (desynced ? 1 : 0),
       movesPerSecond: elapsed > 0 ? (this.status.moves - this.runStartMoves) / elapsed : 0,
-      message: desynced ? 'The board changed unexpectedly: going on from the board shown' : this.status.message,
+      message: desynced ? statusMessage('desync') : this.status.message,
     });
     return 'moved';
   }
@@ -423,7 +425,7 @@ export class Driver {
   /** At 2048: keep playing (the board after the page's "keep going"), or end the run when that is off or impossible. */
   private async pastTheWin(adapter: Adapter, reading: BoardReading): Promise<BoardReading | Outcome> {
     if (reading.status !== 'won') return reading;
-    if (!this.settings.continueAfterWin) return this.finishGame('won', reading, 'Won — stopped at 2048 (At 2048: Stop)');
+    if (!this.settings.continueAfterWin) return this.finishGame('won', reading, statusMessage('wonStopped'));
     const result = await adapter.continueAfterWin();
     const after = result === 'continued' ? this.board.read(adapter) : reading;
     if (result !== 'continued' || after.status === 'won') {
@@ -434,15 +436,15 @@ export class Driver {
 
   /** A lost game, or one in a state the autopilot does not know, ends the run here (null: play on). */
   private endOfGame(reading: BoardReading): Outcome | null {
-    if (reading.status === 'over' || legalMoves(reading.grid).length === 0) return this.finishGame('over', reading, 'Game over');
+    if (reading.status === 'over' || legalMoves(reading.grid).length === 0) return this.finishGame('over', reading, statusMessage('gameOver'));
     if (reading.status === 'unknown') {
-      this.setStatus({ state: 'paused', running: false, message: `Paused — ${reading.note ?? 'the game is in a state the autopilot does not know'}` });
+      this.setStatus({ state: 'paused', running: false, message: statusMessage(reading.note ?? 'pausedUnknownState') });
       return 'paused';
     }
     return null;
   }
 
-  private finishGame(outcome: 'over' | 'won', reading: BoardReading, message: string): Outcome {
+  private finishGame(outcome: 'over' | 'won', reading: BoardReading, message: StatusMessage): Outcome {
     const score = reading.score ?? this.game.score;
     this.running = false;
     this.setStatus({
@@ -474,10 +476,6 @@ export class Driver {
   private async askSolver(grid: Grid): Promise<MoveChoice> {
     const answer = await this.solver.ask(this.settings.strategy, grid, this.searchOptions());
     if (answer.note) this.status.message = answer.note;
-    if (answer.tables) {
-      const moves = (this.status.tables?.moves ?? 0) + (answer.choice.table ? 1 : 0);
-      this.status.tables = { ...answer.tables, moves };
-    }
     return answer.choice;
   }
 
@@ -486,9 +484,6 @@ export class Driver {
   /** Update the status; `broadcast` false keeps it local (the next report carries it). */
   private setStatus(patch: Partial<RunStatus> & { state?: RunState }, broadcast = true): void {
     this.status = { ...this.status, ...patch, updatedAt: this.now() };
-    // Bounded as the protocol requires (an error's text can be anything): cut here rather than lose the status.
-    if (this.status.message !== undefined) this.status.message = boundText(this.status.message);
-    if (this.status.note !== undefined) this.status.note = boundText(this.status.note);
     if (patch.values === undefined && 'values' in patch) delete (this.status as { values?: MoveValues }).values;
     if (!broadcast) return;
     this.lastSentState = this.status.state;

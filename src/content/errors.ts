@@ -1,8 +1,18 @@
-/** The content script's two errors: one the user reads as it is, one that only says "interrupted". */
+/** The content script's two errors: one the user reads (its status message), one that only says "interrupted". */
+import { DeliveryError, StatusError } from '../shared/protocol';
+import { statusMessage } from '../shared/status-message';
+import type { StatusMessage } from '../shared/status-message';
 
-/** An error the user should read as it is (state 'error', message = its text). */
-export class DriverError extends Error {
+/** A failure the user reads: state 'error', its status message shown in the user's language. */
+export class DriverError extends StatusError {
   override name = 'DriverError';
+}
+
+/** The status message of any failure: its own when it has one, else its text as the detail of `failed`. */
+export function statusOfError(err: unknown): StatusMessage {
+  if (err instanceof StatusError) return err.status;
+  if (err instanceof DeliveryError && err.status) return err.status;
+  return statusMessage('failed', err instanceof Error ? err.message : String(err));
 }
 
 /** A search or a wait ended because the run was stopped or paused (not a failure). */

@@ -14,7 +14,7 @@ const K = new Uint32Array([
 
 const rotr = (x: number, n: number): number => (x >>> n) | (x << (32 - n));
 
-export function sha256(bytes: Uint8Array): Uint8Array {
+function sha256(bytes: Uint8Array): Uint8Array {
   const padded = new Uint8Array((((bytes.length + 8) >>> 6) + 1) * 64);
   padded.set(bytes);
   padded[bytes.length] = 0x80;

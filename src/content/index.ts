@@ -17,14 +17,15 @@
  * changes in storage.local, and runs the Driver (the autopilot) and the Coach (coach mode); the arrow
  * overlay shows the coach's suggestion and a Hint's (src/content/commands.ts routes the commands).
  */
-import { extensionTransport, listen, send } from '../shared/messages';
-import { browser, openLifeline, resetRequestPorts, runtimeLiveness } from '../platform/runtime';
+import { extensionTransport, listen, send } from '../platform/messaging';
+import { browser, openLifeline, runtimeLiveness } from '../platform/runtime';
+import { resetRequestPorts } from '../platform/port-transport';
 import type { Storage } from '../platform/runtime';
 import { DEFAULT_SETTINGS, SETTINGS_STORAGE_KEY, normalizeSettings } from '../shared/settings';
 import type { Settings } from '../shared/settings';
 import { ADAPTERS } from './adapters/index';
-import { KEYS_GLOBAL, isChannel, isSecret } from '../page/bridge-protocol';
-import type { BridgeKeys } from '../page/bridge-protocol';
+import { KEYS_GLOBAL, isChannel, isSecret } from '../shared/bridge-protocol';
+import type { BridgeKeys } from '../shared/bridge-protocol';
 import { createPageBridge, unusedKeys } from './bridge';
 import { Coach } from './coach';
 import { CommandRouter } from './commands';

@@ -11,13 +11,13 @@
  */
 import type { Direction } from '../engine/types';
 
-export interface MoveKey {
+interface MoveKey {
   readonly key: string;
   readonly code: string;
   readonly keyCode: number;
 }
 
-export const MOVE_KEYS: Readonly<Record<Direction, MoveKey>> = {
+const MOVE_KEYS: Readonly<Record<Direction, MoveKey>> = {
   left: { key: 'ArrowLeft', code: 'ArrowLeft', keyCode: 37 },
   up: { key: 'ArrowUp', code: 'ArrowUp', keyCode: 38 },
   right: { key: 'ArrowRight', code: 'ArrowRight', keyCode: 39 },
@@ -31,7 +31,7 @@ export function moveKeyInit(direction: Direction): KeyboardEventInit {
 }
 
 /** Where a key event goes: the focused element when there is one, else the body (never document/window). */
-export function keyTarget(doc: Document): Element {
+function keyTarget(doc: Document): Element {
   const active = doc.activeElement;
   if (active && active !== doc.documentElement) return active;
   return doc.body ?? doc.documentElement;
@@ -41,7 +41,7 @@ export function keyTarget(doc: Document): Element {
 const BUTTON_INPUTS = new Set(['button', 'submit', 'reset', 'image']);
 
 /** Whether an element takes typed text: input (other than buttons), textarea, select, contenteditable. */
-export function isEditable(element: Element): boolean {
+function isEditable(element: Element): boolean {
   const tag = element.tagName.toUpperCase();
   if (tag === 'TEXTAREA' || tag === 'SELECT') return true;
   if (tag === 'INPUT') return !BUTTON_INPUTS.has(((element as HTMLInputElement).type || 'text').toLowerCase());
@@ -79,8 +79,12 @@ export function focusedEditable(doc: Document): Element | null {
 /** A move key was not sent because a text field has focus. */
 export class EditableFocusError extends Error {
   override name = 'EditableFocusError';
+  /** The focused element's tag (input, textarea, select, or the contenteditable's). */
+  readonly tag: string;
   constructor(element: Element) {
-    super(`a text field has focus (${element.tagName.toLowerCase()}): click the board and press Solve`);
+    const tag = element.tagName.toLowerCase();
+    super(`a text field has focus (${tag})`);
+    this.tag = tag;
   }
 }
 

@@ -3,9 +3,10 @@
  * re-send (with backoff) when the page ignored it, looking first whether the board changed meanwhile.
  */
 import type { Direction, Grid } from '../engine/types';
-import { sameGrid } from './adapters/common';
+import { sameGrid } from '../engine/index';
 import type { Adapter, BoardReading } from './adapters/types';
 import { DriverError } from './errors';
+import { statusMessage } from '../shared/status-message';
 
 export interface MoveSending {
   readonly settleTimeoutMs: number;
@@ -34,7 +35,5 @@ export async function sendMove(adapter: Adapter, before: Grid, move: Direction, 
     if (result.kind === 'changed') return result.reading;
     if (how.interrupted()) return null;
   }
-  throw new DriverError(
-    `The page ignored the move ${move} (sent ${attempts} times, the board did not change): it may not accept synthetic keys, or an overlay blocks it`,
-  );
+  throw new DriverError(statusMessage('moveIgnored', move, attempts));
 }

@@ -17,7 +17,7 @@ import type { BoardRect } from './adapters/types';
 export const OVERLAY_TAG = 'autopilot-arrow';
 
 /** Degrees to turn an arrow that points up. */
-export const ROTATION: Readonly<Record<Direction, number>> = { up: 0, right: 90, down: 180, left: 270 };
+const ROTATION: Readonly<Record<Direction, number>> = { up: 0, right: 90, down: 180, left: 270 };
 
 export interface ArrowPlacement {
   /** The host's box: the board's box (viewport coordinates, for `position: fixed`). */

@@ -4,16 +4,16 @@
  * service worker was restarting), cut short by an AbortSignal.
  */
 import type { Grid, MoveChoice, SearchOptions, StrategyName } from '../engine/types';
-import { DeliveryError } from '../shared/messages';
-import type { Send, TablesStatus } from '../shared/messages';
+import { DeliveryError } from '../shared/protocol';
+import type { Send } from '../shared/protocol';
 import { DriverError, Interrupted } from './errors';
+import { statusMessage } from '../shared/status-message';
+import type { StatusMessage } from '../shared/status-message';
 
 export interface SolverAnswer {
   readonly choice: MoveChoice;
   /** Set when the move did not come from the full search (a worker failed). */
-  readonly note?: string;
-  /** The solver's endgame tables (being prepared, ready, failed). */
-  readonly tables?: TablesStatus;
+  readonly note?: StatusMessage;
 }
 
 export class SolverClient {
@@ -68,8 +68,8 @@ export class SolverClient {
 
 function solverError(err: unknown, strategy: StrategyName): DriverError {
   const text = err instanceof Error ? err.message : String(err);
-  if (!(err instanceof DeliveryError)) return new DriverError(`The solver could not be reached: ${text}`);
-  if (err.remote) return new DriverError(`The solver failed: ${text}`);
-  if (err.transient) return new DriverError(`The solver could not be reached: ${text}`);
-  return new DriverError(`The solver (${strategy}) answered with a malformed move: ${text}`);
+  if (!(err instanceof DeliveryError)) return new DriverError(statusMessage('solverUnreachable', text));
+  if (err.remote) return new DriverError(statusMessage('solverFailed', text));
+  if (err.transient) return new DriverError(statusMessage('solverUnreachable', text));
+  return new DriverError(statusMessage('solverMalformed', strategy, text));
 }

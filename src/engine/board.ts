@@ -7,11 +7,9 @@
  * Moves write their result into OUT (no allocation): OUT[0] = lo, OUT[1] = hi.
  */
 import type { Grid, HeuristicWeights } from './types';
-
-export type { HeuristicWeights };
 import { validateGrid } from './grid';
 
-export const BITBOARD_MAX_RANK = 15;
+const BITBOARD_MAX_RANK = 15;
 
 /** Row after a left move (towards nibble 0) / a right move. A 15+15 merge stays 15 (2^16 does not fit). */
 export const ROW_LEFT = new Uint16Array(65536);
@@ -53,10 +51,11 @@ function slideLeft(line: number[]): { line: number[]; score: number } {
 const F = Math.fround;
 
 /**
- * The reference's weights (SOLVER.md): the reference configuration reproduces its values with them, and
- * play evaluates with them too — timed play, back to back, was stronger with them than with SHALLOW_WEIGHTS.
+ * The weights of the line heuristic: the reference solver's (docs: engine.md, "The heuristic evaluation").
+ * The reference configuration reproduces its values with them, and play evaluates with them too: weights
+ * tuned at fixed depths did worse in timed play (docs/research/2026-11-25-shallow-weights.md).
  */
-export const REFERENCE_WEIGHTS: HeuristicWeights = Object.freeze({
+const REFERENCE_WEIGHTS: HeuristicWeights = Object.freeze({
   lost: 200000,
   empty: 270,
   merges: 700,
@@ -66,27 +65,10 @@ export const REFERENCE_WEIGHTS: HeuristicWeights = Object.freeze({
   sumPower: 3.5,
 });
 
-/**
- * Weights tuned by fixed-depth self-play at depths 2–4 (README, "Tuning the evaluation"): a cubic
- * monotonicity, twice the reward for empty cells, half the one for merges and a higher floor make a search
- * of that depth live longer than with the reference's. They do not carry over to the depths a time budget
- * reaches (5–8 on average): there the reference's weights played better, so play keeps those, and these are
- * `--weights shallow` in the CLI, for comparing evaluations.
- */
-export const SHALLOW_WEIGHTS: HeuristicWeights = Object.freeze({
-  lost: 400000,
-  empty: 540,
-  merges: 350,
-  monotonicity: 94,
-  monotonicityPower: 3,
-  sum: 11,
-  sumPower: 3.5,
-});
-
 /** rank^sumPower and rank^monotonicityPower for ranks 0..31 (the doubles Math.pow gives, looked up). */
 const POW_SUM = new Float64Array(32);
 const POW_MONO = new Float64Array(32);
-let weights: HeuristicWeights = REFERENCE_WEIGHTS;
+const weights: HeuristicWeights = REFERENCE_WEIGHTS;
 
 function setPowers(w: HeuristicWeights): void {
   for (let r = 0; r < 32; r++) {
@@ -101,7 +83,7 @@ export function lineHeuristic(line: ArrayLike<number>): number {
   return lineHeuristicAt(line, 0, 1, line.length);
 }
 
-/** The same for the line ranks[start + k·step], k = 0..len-1 (no allocation), with the weights in use. */
+/** The same for the line ranks[start + k·step], k = 0..len-1 (no allocation). */
 export function lineHeuristicAt(ranks: ArrayLike<number>, start: number, step: number, len: number): number {
   let sum = 0;
   let empty = 0;
@@ -147,36 +129,6 @@ function fillHeuristic(): void {
   }
 }
 
-/** The same weights (field by field: options that crossed a worker boundary are copies). */
-export function sameWeights(a: HeuristicWeights, b: HeuristicWeights): boolean {
-  return (
-    a === b ||
-    (a.lost === b.lost &&
-      a.empty === b.empty &&
-      a.merges === b.merges &&
-      a.monotonicity === b.monotonicity &&
-      a.monotonicityPower === b.monotonicityPower &&
-      a.sum === b.sum &&
-      a.sumPower === b.sumPower)
-  );
-}
-
-/**
- * Evaluate with these weights from now on (HEUR and lineHeuristicAt): the reference configuration uses
- * REFERENCE_WEIGHTS, play its options' weights (default the same). Refills the row table (a few ms) only when the weights change.
- */
-export function useHeuristicWeights(w: HeuristicWeights): void {
-  if (sameWeights(w, weights)) return;
-  weights = w;
-  setPowers(w);
-  fillHeuristic();
-}
-
-/** The weights in use. */
-export function heuristicWeights(): HeuristicWeights {
-  return weights;
-}
-
 function buildTables(): void {
   const line = [0, 0, 0, 0];
   for (let row = 0; row < 65536; row++) {
@@ -201,7 +153,7 @@ function buildTables(): void {
 buildTables();
 
 /** Column c packed as a 16-bit line (nibble i = row i). */
-export function columnOf(lo: number, hi: number, c: number): number {
+function columnOf(lo: number, hi: number, c: number): number {
   const s = 4 * c;
   const x = (lo >>> s) & 0x000f000f;
   const y = (hi >>> s) & 0x000f000f;
@@ -239,10 +191,6 @@ export function executeMove(lo: number, hi: number, dir: number): number {
   return score;
 }
 
-export function countEmpty(lo: number, hi: number): number {
-  return EMPTY[lo & 0xffff] + EMPTY[lo >>> 16] + EMPTY[hi & 0xffff] + EMPTY[hi >>> 16];
-}
-
 /** SOLVER.md's board heuristic: float32 sum of the 4 row values, of the 4 column values, then of both. */
 export function heuristic(lo: number, hi: number): number {
   const rows = F(F(F(HEUR[lo & 0xffff] + HEUR[lo >>> 16]) + HEUR[hi & 0xffff]) + HEUR[hi >>> 16]);
@@ -266,14 +214,6 @@ export function countDistinctRanks(lo: number, hi: number): number {
     n++;
   }
   return n;
-}
-
-export function maxRankOf(lo: number, hi: number): number {
-  let m = 0;
-  for (let i = 0; i < 8; i++) {
-    m = Math.max(m, (lo >>> (4 * i)) & 0xf, (hi >>> (4 * i)) & 0xf);
-  }
-  return m;
 }
 
 /** True when the grid fits the bitboard: 4x4 with tiles up to 32768. */

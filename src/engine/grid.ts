@@ -54,13 +54,13 @@ export function gridToRanks(grid: Grid): Uint8Array {
   return ranks;
 }
 
-export function ranksToGrid(rows: number, cols: number, ranks: Uint8Array): Grid {
+function ranksToGrid(rows: number, cols: number, ranks: Uint8Array): Grid {
   const cells: number[] = new Array<number>(ranks.length);
   for (let i = 0; i < ranks.length; i++) cells[i] = ranks[i] === 0 ? 0 : 2 ** ranks[i];
   return { rows, cols, cells };
 }
 
-export function emptyGrid(rows = 4, cols = 4): Grid {
+function emptyGrid(rows = 4, cols = 4): Grid {
   return { rows, cols, cells: new Array<number>(rows * cols).fill(0) };
 }
 
@@ -111,6 +111,14 @@ export function tileSum(grid: Grid): number {
   return sum;
 }
 
+/** The same board: size and every cell. */
+export function sameGrid(a: Grid, b: Grid): boolean {
+  if (a.rows !== b.rows || a.cols !== b.cols || a.cells.length !== b.cells.length) return false;
+  for (let i = 0; i < a.cells.length; i++) if (a.cells[i] !== b.cells[i]) return false;
+  return true;
+}
+
+/** The largest tile on the board (0 on an empty one). */
 export function maxTile(grid: Grid): number {
   let best = 0;
   for (const v of grid.cells) if (v > best) best = v;

@@ -4,7 +4,7 @@
  */
 
 /** Minimax weights (one published set: 0.1 smoothness + 1.0 monotonicity + 2.7 ln(empty) + 1.0 max rank). */
-export const MINIMAX_WEIGHTS = { smoothness: 0.1, monotonicity: 1.0, empty: 2.7, maxRank: 1.0 } as const;
+const MINIMAX_WEIGHTS = { smoothness: 0.1, monotonicity: 1.0, empty: 2.7, maxRank: 1.0 } as const;
 
 /**
  * Minimax evaluation: smoothness (minus the rank differences between neighbouring tiles along rows
@@ -107,7 +107,7 @@ export function islands(rows: number, cols: number, ranks: Uint8Array): number {
 }
 
 /** The published corner-gradient template for 4x4 (row-major; the big tiles belong top-left). */
-export const GRADIENT_4X4 = [
+const GRADIENT_4X4 = [
   0.135, 0.121, 0.102, 0.0999, 0.0997, 0.088, 0.076, 0.0724, 0.0606, 0.0562, 0.0371, 0.0161, 0.0125, 0.0099, 0.0057, 0.0033,
 ];
 

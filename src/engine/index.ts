@@ -3,7 +3,6 @@
  * the merge of a search split over workers. Pure TypeScript; imports nothing outside src/engine.
  */
 export * from './types';
-export type { Rng } from './rng';
 export { createRng } from './rng';
 export {
   applyMove,
@@ -12,15 +11,16 @@ export {
   legalMoves,
   maxTile,
   newGame,
+  sameGrid,
   spawnRandomTile,
   tileSum,
   validateGrid,
 } from './grid';
 export { mergeChoices } from './merge';
 export { TimeBank } from './time-bank';
-export { STRATEGIES, describeStrategy, getStrategy } from './strategies/index';
+export { STRATEGIES, getStrategy } from './strategies/index';
 export type { WasmCore } from './wasm/core';
-export { installWasmCore, instantiateSharedWasmCore, instantiateWasmCore, instantiateWasmCoreAsync, wasmCore } from './wasm/core';
+export { createSharedMemory, installWasmCore, instantiateSharedWasmCore, instantiateWasmCore, instantiateWasmCoreAsync } from './wasm/core';
 export type { Network, NetworkMetadata, WeightEncoding } from './network/format';
 export { NetworkFormatError, decodeNetwork, encodeNetwork, quantise } from './network/format';
 export { installNetwork, installedNetwork } from './network/installed';

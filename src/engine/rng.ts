@@ -17,8 +17,3 @@ export function createRng(seed: number): Rng {
   };
   return { next, int: (n: number): number => Math.floor(next() * n) };
 }
-
-/** A seed for callers that did not give one. */
-export function randomSeed(): number {
-  return Math.floor(Math.random() * 4294967296) | 0;
-}

@@ -7,13 +7,6 @@ import type { Direction } from './types';
 
 export const MAX_RANK = 17;
 
-/** Rank array with its shape. Mutable on purpose: the general search writes into scratch boards. */
-export interface RankBoard {
-  readonly rows: number;
-  readonly cols: number;
-  readonly ranks: Uint8Array;
-}
-
 const DIR_INDEX: Record<Direction, number> = { up: 0, down: 1, left: 2, right: 3 };
 export function directionIndex(dir: Direction): number {
   return DIR_INDEX[dir];

@@ -17,8 +17,8 @@
 import type { Grid } from './types';
 import { DIRECTIONS } from './types';
 import type { Direction, MoveValues } from './types';
-import { OUT, REFERENCE_WEIGHTS, executeMove, fitsBitboard, fromGrid } from './board';
-import { useCoreWeights, wasmCore } from './wasm/core';
+import { OUT, executeMove, fitsBitboard, fromGrid } from './board';
+import { wasmCore } from './wasm/core';
 import type { WasmCore } from './wasm/core';
 
 /** Children per root move at most: 16 cells x (a 2, a 4). */
@@ -222,7 +222,6 @@ export function estimateRootCosts(grid: Grid, roots: readonly number[], depth: n
   fromGrid(grid);
   const lo = OUT[0] >>> 0;
   const hi = OUT[1] >>> 0;
-  useCoreWeights(core, REFERENCE_WEIGHTS);
   core.ttConfigure(16, true);
   const costs = [0, 0, 0, 0];
   for (const dir of roots) {

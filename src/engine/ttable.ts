@@ -12,7 +12,7 @@
  */
 
 const PROBE_LIMIT = 12;
-export const MAX_LOG2 = 23; // 128 MiB; the 200 reference positions need 2^20 slots at most
+const MAX_LOG2 = 23; // 128 MiB; the 200 reference positions need 2^20 slots at most
 export const DEFAULT_TT_LOG2 = 19;
 const MAX_GENERATION = (1 << 23) - 1;
 
@@ -53,10 +53,6 @@ export function ttNewGeneration(): void {
     words.fill(0);
     gen = 1;
   }
-}
-
-export function ttCapacityLog2(): number {
-  return log2;
 }
 
 function home(lo: number, hi: number): number {

@@ -40,17 +40,6 @@ export interface SearchOptions {
    */
   readonly maxNodes?: number;
   /**
-   * Expectimax: the weights of its evaluation (default the reference's, board.ts REFERENCE_WEIGHTS,
-   * which the reference configuration always uses). For comparing evaluations (CLI).
-   */
-  readonly weights?: HeuristicWeights;
-  /**
-   * Expectimax: below this cumulative probability a 4's spawn is valued as the 2's in the same cell
-   * instead of being searched (default 0: every 4 searched, as the reference configuration always does).
-   * For comparing (CLI --four-cut).
-   */
-  readonly fourCut?: number;
-  /**
    * Expectimax with a time budget on the WebAssembly core: up to this many more milliseconds this move may
    * take when the search finds it hard (its best move changed at the last depth, or it reached less depth
    * than the moves before). The caller gives it from what earlier moves left of their budget (a per-game
@@ -98,7 +87,7 @@ export interface MoveChoice {
   readonly extended?: boolean;
   /** What valued the positions: the learned network, or the heuristic (no network loaded, or not 4x4). */
   readonly evaluation?: Evaluation;
-  /** True when the move came from an endgame table (issue 15), not from a search. */
+  /** True when the move came from an endgame table (the CLI's --tables), not from a search. */
   readonly table?: boolean;
 }
 
@@ -110,7 +99,7 @@ export type Evaluation = (typeof EVALUATIONS)[number];
 export type SearchEngine = 'wasm' | 'ts';
 
 /** The search options a strategy reads (the others it ignores): the popup shows and the CLI checks these. */
-export type SearchKnob = 'timeMs' | 'depth' | 'playouts' | 'reference' | 'weights' | 'fourCut';
+export type SearchKnob = 'timeMs' | 'depth' | 'playouts' | 'reference';
 
 /**
  * How the worker pool splits one search of a strategy over workers:
@@ -120,7 +109,7 @@ export type SearchKnob = 'timeMs' | 'depth' | 'playouts' | 'reference' | 'weight
  * A new way to split (say root move × spawn cell) is one more member here and one more case in the
  * pool's planParts.
  */
-export type SearchSplit = 'root-moves' | 'playouts' | 'single';
+type SearchSplit = 'root-moves' | 'playouts' | 'single';
 
 /** What a strategy says about itself: the registry, the pool, the popup and the CLI read this. */
 export interface StrategyDescriptor {

@@ -1,29 +1,26 @@
 /**
  * The offscreen document: Chrome's solver host. It holds the worker pool and answers the background's
- * `offscreen/solve` and `offscreen/cancel`, with the endgame tables in front of the pool (prepared on the
- * first request, in a builder worker, stored in IndexedDB: src/solver/endgame.ts). It closes itself after
- * a minute without requests (never while the tables are being built); the background creates it again on
- * the next request (src/background/offscreen-host.ts).
+ * `offscreen/solve` and `offscreen/cancel`. It closes itself after a minute without requests; the background
+ * creates it again on the next request (src/background/offscreen-host.ts).
  */
 import type { Grid, MoveChoice } from '../engine/index';
-import { listen } from '../shared/messages';
-import { solveWithTables } from '../solver/endgame';
-import { createEndgameTables, createWorkerPool } from '../solver/worker-pool';
+import { statusMessage } from '../shared/status-message';
+import type { StatusMessage } from '../shared/status-message';
+import { listen } from '../platform/messaging';
+import { createWorkerPool } from '../solver/worker-pool';
 
 const OFFSCREEN_IDLE_CLOSE_MS = 60_000;
 
 const pool = createWorkerPool();
-const tables = createEndgameTables();
 
 let idleTimer: ReturnType<typeof setTimeout> | null = null;
 
 function scheduleIdleClose(): void {
   if (idleTimer) clearTimeout(idleTimer);
   idleTimer = setTimeout(() => {
-    if (pool.busy || tables.building) scheduleIdleClose();
+    if (pool.busy) scheduleIdleClose();
     else {
       pool.dispose();
-      tables.dispose();
       window.close();
     }
   }, OFFSCREEN_IDLE_CLOSE_MS);
@@ -31,16 +28,16 @@ function scheduleIdleClose(): void {
 
 /** Said in the status when a 4x4 expectimax search ran on the TypeScript engine: the WebAssembly core
  *  could not be instantiated in the solver worker (the search is slower, the moves the same). */
-function fallbackNote(choice: MoveChoice, board: Grid): string | undefined {
+function fallbackNote(choice: MoveChoice, board: Grid): StatusMessage | undefined {
   if (choice.strategy !== 'expectimax' || choice.engine !== 'ts' || board.rows !== 4 || board.cols !== 4) return undefined;
   if (board.cells.some((v) => v > 32768)) return undefined; // beyond the 64-bit board: TypeScript by design
-  return 'The WebAssembly solver is unavailable here: searching with the slower TypeScript engine';
+  return statusMessage('wasmUnavailable');
 }
 
 listen('offscreen', {
   'offscreen/solve': async (request) => {
     scheduleIdleClose();
-    const result = await solveWithTables(tables, request, () => pool.solve(request));
+    const result = await pool.solve(request);
     const note = result.note ?? fallbackNote(result.choice, request.board);
     return note === undefined ? result : { ...result, note };
   },

@@ -8,9 +8,9 @@ import { DIRECTIONS } from '../engine/types';
 import { GRADES } from '../coach/grade';
 
 const Direction = z.enum(DIRECTIONS);
-export const GradeSchema = z.enum(GRADES);
+const GradeSchema = z.enum(GRADES);
 
-export const GradeCountsSchema = z.object({
+const GradeCountsSchema = z.object({
   best: z.number().int().min(0),
   good: z.number().int().min(0),
   inaccuracy: z.number().int().min(0),
@@ -19,7 +19,7 @@ export const GradeCountsSchema = z.object({
 });
 
 /** The grade of the person's last graded move, with the move the search preferred. */
-export const LastGradeSchema = z.object({
+const LastGradeSchema = z.object({
   grade: GradeSchema,
   move: Direction,
   best: Direction,

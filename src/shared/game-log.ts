@@ -1,14 +1,58 @@
 /**
- * The game log seen from the history view (pure: no DOM, no chrome.*): filters, the summary per
- * strategy, and export / import as JSON and CSV. Import validates every record and skips the bad ones
- * (with a count), so a hand-edited or truncated file never breaks the history.
+ * The game log (pure: no DOM, no chrome.*): how it is kept in chrome.storage.local (capped, within a byte
+ * budget for the replays, one record per game), filters, the summary per strategy, and export / import as
+ * JSON and CSV. Every read validates each record and skips the bad ones (import counts them), so a
+ * hand-edited or truncated log never breaks the history.
  */
 import { GameRecordSchema } from './messages';
 import type { GameRecord } from './messages';
-import { ReplaySchema } from './history';
+import { HISTORY_BYTE_BUDGET, HISTORY_CAP, ReplaySchema, replaySize } from './history';
 import { CoachSummarySchema } from './coach';
+import { median } from './statistics';
 import { STRATEGY_NAMES } from '../engine/types';
 import type { StrategyName } from '../engine/types';
+
+export const GAMES_STORAGE_KEY = 'games';
+/** Most games kept (the history view shows it); the oldest go first. */
+export const GAMES_CAP = HISTORY_CAP;
+
+/**
+ * The stored game log with `record` appended: entries that do not validate are dropped, the oldest beyond
+ * `cap` or past the replays' byte `budget` too. A game is recorded once: a record of a game already in the
+ * log (same gameId) replaces it — or, with `keepExisting` (the background's own guess when a page went
+ * away), leaves it as it is.
+ */
+export function appendGame(
+  stored: unknown,
+  record: GameRecord,
+  { cap = GAMES_CAP, budget = HISTORY_BYTE_BUDGET, keepExisting = false }: { cap?: number; budget?: number; keepExisting?: boolean } = {},
+): GameRecord[] {
+  let games = readGames(stored);
+  if (record.gameId !== undefined) {
+    const known = games.some((game) => game.gameId === record.gameId);
+    if (known && keepExisting) return games;
+    games = games.filter((game) => game.gameId !== record.gameId);
+  }
+  games.push(record);
+  let kept = games.length > cap ? games.slice(games.length - cap) : games;
+  // Replays take the room: past the budget, the oldest games go (the newest one always stays).
+  let size = kept.reduce((sum, game) => sum + replaySize(game.replay), 0);
+  let drop = 0;
+  while (size > budget && drop < kept.length - 1) size -= replaySize(kept[drop++].replay);
+  if (drop > 0) kept = kept.slice(drop);
+  return kept;
+}
+
+/** The valid records of a stored game log (anything else is ignored). */
+export function readGames(stored: unknown): GameRecord[] {
+  if (!Array.isArray(stored)) return [];
+  const out: GameRecord[] = [];
+  for (const item of stored) {
+    const parsed = GameRecordSchema.safeParse(item);
+    if (parsed.success) out.push(parsed.data);
+  }
+  return out;
+}
 
 export interface HistoryFilter {
   readonly strategy?: StrategyName | '';
@@ -36,13 +80,6 @@ export interface StrategySummary {
   readonly bestScore: number | null;
 }
 
-export function median(values: readonly number[]): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
 /** One row per strategy that has games, in the registry's order. */
 export function summarize(games: readonly GameRecord[]): StrategySummary[] {
   const out: StrategySummary[] = [];
@@ -52,7 +89,7 @@ export function summarize(games: readonly GameRecord[]): StrategySummary[] {
     const reached: Record<number, number> = {};
     for (const tile of SUMMARY_TILES) reached[tile] = mine.filter((g) => g.bestTile >= tile).length / mine.length;
     const scores = mine.map((g) => g.score).filter((s): s is number => s !== null);
-    out.push({ strategy, games: mine.length, reached, medianScore: median(scores), bestScore: scores.length ? Math.max(...scores) : null });
+    out.push({ strategy, games: mine.length, reached, medianScore: scores.length > 0 ? median(scores) : null, bestScore: scores.length ? Math.max(...scores) : null });
   }
   return out;
 }
@@ -63,12 +100,12 @@ export function exportJson(games: readonly GameRecord[]): string {
   return JSON.stringify({ format: '2048-autopilot-games', version: 1, games }, null, 1);
 }
 
-export const CSV_COLUMNS = ['endedAt', 'site', 'adapter', 'strategy', 'outcome', 'score', 'bestTile', 'moves', 'ms', 'desyncs', 'replay'] as const;
+const CSV_COLUMNS = ['endedAt', 'site', 'adapter', 'strategy', 'outcome', 'score', 'bestTile', 'moves', 'ms', 'desyncs', 'replay'] as const;
 /**
  * Columns written on export but optional on import (files from before they existed still import):
  * the game id, and a coached game's grades (its coach summary as JSON).
  */
-export const CSV_OPTIONAL_COLUMNS = ['gameId', 'coach'] as const;
+const CSV_OPTIONAL_COLUMNS = ['gameId', 'coach'] as const;
 type CsvColumn = (typeof CSV_COLUMNS)[number] | (typeof CSV_OPTIONAL_COLUMNS)[number];
 
 function csvField(value: string): string {

@@ -13,7 +13,7 @@
 import { z } from 'zod';
 import { DIRECTIONS } from '../engine/types';
 import type { Direction, Grid } from '../engine/types';
-import { applyMove, maxTile } from '../engine/grid';
+import { applyMove, sameGrid } from '../engine/grid';
 
 /** Spawn byte of a move after which the page showed a board that is not one move + one spawn later. */
 export const RESYNC = 0xff;
@@ -53,7 +53,7 @@ export type Replay = z.infer<typeof ReplaySchema>;
 
 // --------------------------------------------------------------------------------------------- base64
 
-export function bytesToBase64(bytes: Uint8Array): string {
+function bytesToBase64(bytes: Uint8Array): string {
   let binary = '';
   for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(binary);
@@ -170,10 +170,6 @@ function copyGrid(grid: Grid): Grid {
   return { rows: grid.rows, cols: grid.cols, cells: [...grid.cells] };
 }
 
-function sameGrid(a: Grid, b: Grid): boolean {
-  return a.rows === b.rows && a.cols === b.cols && a.cells.every((v, i) => v === b.cells[i]);
-}
-
 export function packMoves(dirs: readonly number[]): string {
   const bytes = new Uint8Array(Math.ceil(dirs.length / 4));
   dirs.forEach((d, i) => {
@@ -251,10 +247,6 @@ export function tileMilestones(bestTiles: readonly number[], from = 512): { tile
     }
   });
   return out;
-}
-
-export function bestTilesOf(frames: readonly ReplayFrame[]): number[] {
-  return frames.map((f) => maxTile(f.board));
 }
 
 /** Characters a replay takes in storage (its JSON), for the byte budget. */

@@ -21,6 +21,8 @@ import { DEFAULT_PLAYOUTS } from '../engine/strategies/montecarlo';
 import type { Direction, Grid, MoveChoice, SearchOptions, StrategyName } from '../engine/types';
 import { parseWorkerResponse } from './protocol';
 import type { WorkerRequest } from './protocol';
+import { statusMessage } from '../shared/status-message';
+import type { StatusMessage } from '../shared/status-message';
 
 /** The part of a Web Worker the pool uses (a real `Worker` fits). */
 export interface SolverWorker {
@@ -29,10 +31,10 @@ export interface SolverWorker {
   onmessage: ((event: { data: unknown }) => void) | null;
   onerror: ((event: unknown) => void) | null;
 }
-export type WorkerFactory = () => SolverWorker;
+type WorkerFactory = () => SolverWorker;
 
 /** What the pool needs from the engine (injected so that tests can count and steer it). */
-export interface PoolEngine {
+interface PoolEngine {
   legalMoves(grid: Grid): Direction[];
   mergeChoices(parts: readonly MoveChoice[]): MoveChoice;
   /** A cheap move computed in the pool's own thread when no worker part completed. */
@@ -64,8 +66,8 @@ export interface SolveRequest {
 
 export interface SolveResult {
   readonly choice: MoveChoice;
-  /** Set when the move did not come from the full search (a worker failed), in words for the popup. */
-  readonly note?: string;
+  /** Set when the move did not come from the full search (a worker failed): a status the popup words. */
+  readonly note?: StatusMessage;
 }
 
 /** A request that was cancelled, or replaced by a newer one on its channel. */
@@ -352,12 +354,12 @@ export class SolverPool {
       if (parts.length > 0) {
         const merged = parts.length === 1 ? parts[0] : this.config.engine.mergeChoices(parts);
         if (merged.move !== null) {
-          search.resolve({ choice: merged, note: `${failed} of ${tasks.length} search parts failed (${reasons}); ${describeSurvivors(request.strategy, parts)}` });
+          search.resolve({ choice: merged, note: survivorsNote(request.strategy, parts, failed, tasks.length, reasons) });
           return;
         }
       }
       const fallback = await this.config.engine.fallback(request.board);
-      search.resolve({ choice: fallback, note: `The solver failed (${reasons}); played the fallback '${fallback.strategy}' move` });
+      search.resolve({ choice: fallback, note: statusMessage('solverFallback', reasons, fallback.strategy) });
     } catch (err) {
       search.reject(err instanceof Error ? err : new Error(String(err)));
     }
@@ -383,11 +385,11 @@ export class SolverPool {
   }
 }
 
-function describeSurvivors(strategy: StrategyName, parts: readonly MoveChoice[]): string {
+function survivorsNote(strategy: StrategyName, parts: readonly MoveChoice[], failed: number, total: number, reasons: string): StatusMessage {
   if (describeStrategy(strategy).split === 'playouts') {
     const samples = parts.reduce((sum, part) => sum + (part.samples ?? 0), 0);
-    return `the move comes from the surviving ${samples} playouts per move`;
+    return statusMessage('partsFailedPlayouts', failed, total, reasons, samples);
   }
   const moves = parts.flatMap((part) => Object.keys(part.values));
-  return `the move was chosen among ${moves.join(', ')} only`;
+  return statusMessage('partsFailedMoves', failed, total, reasons, moves.join(', '));
 }

@@ -14,7 +14,7 @@ import { GridSchema, MoveChoiceSchema, SearchOptionsSchema, StrategyNameSchema }
 
 const taskId = z.number().int().min(0);
 
-export const WorkerRequestSchema = z.discriminatedUnion('type', [
+const WorkerRequestSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('start'),
     id: taskId,
@@ -26,7 +26,7 @@ export const WorkerRequestSchema = z.discriminatedUnion('type', [
 ]);
 export type WorkerRequest = z.infer<typeof WorkerRequestSchema>;
 
-export const WorkerResponseSchema = z.discriminatedUnion('type', [
+const WorkerResponseSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('result'), id: taskId, choice: MoveChoiceSchema }),
   z.object({
     type: z.literal('error'),

@@ -3,18 +3,20 @@
  * the live status the background keeps in storage.session under `status:<tabId>` (state, board,
  * numbers, move values), the "Allow on this site" prompt and the keyboard shortcuts as the user has them.
  *
- * Both pages carry the same element ids (see src/popup/index.html); `Controls` finds them, wires them and
+ * Both pages carry the same element ids (see src/ui/popup/index.html); `Controls` finds them, wires them and
  * renders into them. The tab can change (the panel follows the active tab: `setTab`). It talks to the
  * background only through the typed protocol (`send`), and announces changes of state in an ARIA live
  * region.
  */
 import { STRATEGIES } from '../engine/strategies/index';
 import type { MoveChoice } from '../engine/types';
-import { RunStatusSchema, send } from '../shared/messages';
+import { RunStatusSchema } from '../shared/messages';
+import { send } from '../platform/messaging';
+import { DeliveryError } from '../shared/protocol';
 import type { Command, RunStatus } from '../shared/messages';
 import { DEFAULT_SETTINGS, SETTINGS_STORAGE_KEY, normalizeSettings } from '../shared/settings';
 import type { Settings } from '../shared/settings';
-import { statusKey } from '../background/logic';
+import { statusKey } from '../shared/run-status-store';
 import { SHORTCUTS_PAGE, browser } from '../platform/runtime';
 import {
   buttonStates,
@@ -25,16 +27,18 @@ import {
   settingsFields,
   shortcutKeys,
   siteText,
+  siteTitle,
+  statusMessageText,
   statCells,
   stateView,
   strategyDescription,
   strategyLabel,
   tileClass,
   valueRows,
-} from '../popup/view';
+} from './status-view';
 import { t } from './i18n';
-import { CoachCard } from '../popup/coach-card';
-import { coachStateLabel } from '../popup/coach-view';
+import { CoachCard } from './coach-card';
+import { coachStateLabel } from './coach-view';
 
 export function byId<T extends HTMLElement>(id: string, root: Document = document): T {
   const element = root.getElementById(id);
@@ -59,7 +63,7 @@ function keepChildren<T extends Element>(parent: Element, count: number, create:
 }
 
 /** Set a node's text only when it differs (an equal write still invalidates layout). */
-export function setText(node: Node, text: string): void {
+function setText(node: Node, text: string): void {
   if (node.textContent !== text) node.textContent = text;
 }
 
@@ -224,6 +228,7 @@ export class Controls {
     const stateClass = `state tone-${coaching ? 'busy' : view.tone}`;
     if (ui.state.className !== stateClass) ui.state.className = stateClass;
     setText(ui.site, siteText(status) || t('siteNone'));
+    setAttr(ui.site, 'title', siteTitle(status));
 
     const message = this.commandError || view.message;
     setText(ui.message, message);
@@ -288,7 +293,7 @@ export class Controls {
       if (fill.style.width !== width) fill.style.width = width;
       setText(num, row.text);
     });
-    setText(ui.note, note ?? '');
+    setText(ui.note, statusMessageText(note));
     ui.note.hidden = !note;
   }
 
@@ -322,7 +327,7 @@ export class Controls {
       if (reply.status && (!this.status || reply.status.updatedAt >= this.status.updatedAt)) this.status = reply.status;
       if (command === 'hint' && reply.hint) this.shownHint = { choice: reply.hint, moves: this.status?.moves ?? 0 };
     } catch (err) {
-      this.commandError = err instanceof Error ? err.message : String(err);
+      this.commandError = err instanceof DeliveryError && err.status ? statusMessageText(err.status) : err instanceof Error ? err.message : String(err);
     } finally {
       if (command === 'solve') this.solvePending = false;
       if (command === 'hint') this.hintPending = false;

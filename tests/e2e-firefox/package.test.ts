@@ -8,7 +8,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { FIREFOX_MIN_VERSION, GECKO_ID } from '../../scripts/firefox-manifest';
+import { FIREFOX_MIN_VERSION, GECKO_ID } from '../../build/firefox-manifest';
 import { FIREFOX_DIST_DIR, FIREFOX_STORE_DIR, REPO_ROOT } from './support/harness';
 
 interface BuiltManifest {

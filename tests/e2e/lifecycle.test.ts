@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { E2ESession, useE2ESession, clickButton, keysSeen, sleep, waitFor } from './support/harness';
 import type { GameTab } from './support/harness';
 import { classicActuations, maxTile, readClassicSavedBoard } from './support/classic-board';
-import { readGames } from '../../src/background/logic';
+import { readGames } from '../../src/shared/game-log';
 import type { GameRecord } from '../../src/shared/messages';
 
 let session: E2ESession;

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { openExtensionWindow } from '../../scripts/chromium';
+import { openExtensionWindow } from '../harness/chromium';
 import { E2ESession, useE2ESession, clickButton, sleep, waitFor } from './support/harness';
 import type { GameTab } from './support/harness';
 import { maxTile, readClassicBoard, readClassicSavedBoard } from './support/classic-board';
@@ -23,7 +23,7 @@ useE2ESession((started) => {
   session = started;
 });
 
-const PANEL_PATH = 'src/panel/index.html';
+const PANEL_PATH = 'src/ui/panel/index.html';
 
 async function openPanel(tabId: number, hash = ''): Promise<Page> {
   const page = await openExtensionWindow(session.browser, `${PANEL_PATH}?tabId=${tabId}${hash}`);

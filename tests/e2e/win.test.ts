@@ -65,8 +65,8 @@ async function continuesPastTheWin(path: string): Promise<void> {
     what: 'five more moves after the continue',
     timeoutMs: 30_000,
   });
-  expect(status.state, status.message ?? '').not.toBe('error');
-  expect(status.state, status.message ?? '').not.toBe('won');
+  expect(status.state, JSON.stringify(status.message ?? '')).not.toBe('error');
+  expect(status.state, JSON.stringify(status.message ?? '')).not.toBe('won');
   const after = await waitForProbe(game.page, (p) => p.score > continued.score, 'the score to rise after the continue', 20_000);
   expect(after.score).toBeGreaterThan(atWin.score);
   expect(after.winShown).toBe(false);
@@ -94,8 +94,8 @@ describe('at 2048: keep playing', () => {
       what: 'the run to end at the win',
       timeoutMs: 60_000,
     });
-    expect(status.state, status.message ?? '').toBe('won');
-    expect(status.message ?? '').toContain('Won — continue by hand');
+    expect(status.state, JSON.stringify(status.message ?? '')).toBe('won');
+    expect(status.message?.code).toMatch(/^won(NoControl|StillShown)$/);
     await waitForPopupText(popup, 'Won — continue by hand', { timeoutMs: 5_000 });
     const probe = await probeWin(game.page);
     expect(probe.maxTile).toBeGreaterThanOrEqual(2048);
@@ -121,7 +121,7 @@ describe('at 2048: stop', () => {
         what: 'the won state',
         timeoutMs: 60_000,
       });
-      expect(status.state, status.message ?? '').toBe('won');
+      expect(status.state, JSON.stringify(status.message ?? '')).toBe('won');
       expect(status.running).toBe(false);
       expect(status.bestTile).toBeGreaterThanOrEqual(2048);
       await waitForPopupText(popup, 'Won!', { timeoutMs: 5_000 });
@@ -185,8 +185,8 @@ describe('an editable element with focus', () => {
         what: 'the run to pause',
         timeoutMs: 20_000,
       });
-      expect(status.state, status.message ?? '').toBe('paused');
-      expect(status.message ?? '').toMatch(/text field has focus/i);
+      expect(status.state, JSON.stringify(status.message ?? '')).toBe('paused');
+      expect(status.message?.code).toBe('pausedTyping');
       await waitForPopupText(popup, /text field has focus/i, { timeoutMs: 5_000 });
       await sleep(500);
       expect(await keysSeen(game.page)).toBe(0);

@@ -1,6 +1,4 @@
-/** Builds the WebAssembly core once before the unit tests (a no-op when it is up to date). */
-import { buildWasm } from '../../scripts/build-wasm.mjs';
-
+/** Builds the WebAssembly modules once before the unit tests (a no-op when they are up to date). */
 export async function setup(): Promise<void> {
-  await buildWasm({ quiet: true });
+  await import('../../build/build-wasm.mjs');
 }

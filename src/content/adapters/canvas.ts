@@ -41,7 +41,7 @@ export const PALETTE: readonly (readonly [number, Rgb])[] = [
 ];
 
 /** Largest per-channel difference accepted as the same colour (anti-aliasing, colour management). */
-export const COLOUR_TOLERANCE = 6;
+const COLOUR_TOLERANCE = 6;
 
 /** The pixels of a canvas, as ImageData has them (RGBA, row-major). */
 export interface Pixels {
@@ -98,7 +98,7 @@ export function valueOfColour(r: number, g: number, b: number, tolerance = COLOU
 }
 
 /** Bounding box (inclusive, canvas pixels) of the board-coloured pixels; throws when there is none. */
-export function boardBox(pixels: Pixels): { left: number; top: number; right: number; bottom: number } {
+function boardBox(pixels: Pixels): { left: number; top: number; right: number; bottom: number } {
   const { width, height, data } = pixels;
   if (width * height * 4 > data.length || width < 30 || height < 30) throw new BoardReadError('The canvas is too small for a board');
   // Sampled every other pixel for speed.
@@ -198,7 +198,7 @@ function scratchContext(doc: Document, width: number, height: number): ScratchCo
 }
 
 /** The pixels of a page canvas, copied (drawImage) into a scratch canvas; throws BoardReadError. */
-export function pixelsOf(canvas: HTMLCanvasElement): Pixels {
+function pixelsOf(canvas: HTMLCanvasElement): Pixels {
   const { width, height } = canvas;
   if (!readableSize(canvas)) throw new BoardReadError(`The canvas is ${width}x${height}: not the size of a board`);
   const scratch = scratchContext(canvas.ownerDocument, width, height);
@@ -238,7 +238,7 @@ export function scaleBoardBox(
 }
 
 /** Where the board drawn on `canvas` is on screen (null when no board can be found on it). */
-export function boardRectOfCanvas(canvas: HTMLCanvasElement): BoardRect | null {
+function boardRectOfCanvas(canvas: HTMLCanvasElement): BoardRect | null {
   const box = elementRect(canvas);
   if (!box || canvas.width === 0 || canvas.height === 0) return null;
   try {

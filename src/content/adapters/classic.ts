@@ -118,7 +118,7 @@ export function readClassicBoard(doc: Document): BoardReading {
   return { grid, score: classicScore(doc), status: classicStatus(doc) };
 }
 
-export function classicScore(doc: Document): number | null {
+function classicScore(doc: Document): number | null {
   const container = doc.querySelector('.score-container');
   if (!container) return null;
   const first = Array.from(container.childNodes).find((n) => n.nodeType === 3 && (n.textContent ?? '').trim() !== '');
@@ -126,7 +126,7 @@ export function classicScore(doc: Document): number | null {
 }
 
 /** The element holding the board and its messages: the tile container's parent (`.game-container`). */
-export function classicBoardElement(doc: Document): Element | null {
+function classicBoardElement(doc: Document): Element | null {
   return doc.querySelector('.tile-container')?.parentElement ?? doc.querySelector('.game-container');
 }
 
@@ -143,7 +143,7 @@ export function classicStatus(doc: Document): GameStatus {
 }
 
 /** Keep playing after the win with the win message's own control (see continueByClicking). */
-export function continueClassic(doc: Document): Promise<ContinueResult> {
+function continueClassic(doc: Document): Promise<ContinueResult> {
   return continueByClicking({
     winShown: () => classicStatus(doc) === 'won',
     findControl: () => {

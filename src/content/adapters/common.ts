@@ -4,14 +4,14 @@
  * bridge pushes), with bounded timers only as upper bounds (no requestAnimationFrame: hidden tabs get
  * none) — and continuing after the win by the page's own "Keep going" on the board's win overlay.
  */
-import { isSuccessor } from '../../engine/index';
+import { isSuccessor, sameGrid } from '../../engine/index';
 import type { Direction, Grid } from '../../engine/types';
 import { BOARD_LIMITS } from '../../engine/limits';
 import { EditableFocusError, dispatchMoveKey, focusedEditable } from '../keys';
 import { BoardReadError } from './types';
 import type { AdapterContext, BoardReading, BoardRect, ContinueResult, GameStatus, SettleResult } from './types';
 
-export const MAX_TILE = 1 << 17;
+const MAX_TILE = 1 << 17;
 
 /**
  * Limits of detection work, so that no page can make detection freeze it (issue 11): a board has at most
@@ -52,12 +52,6 @@ export function cellName(row: number, col: number): string {
 export function checkTile(value: number, row: number, col: number): number {
   if (value === 0 || isTileValue(value)) return value;
   throw new BoardReadError(`${cellName(row, col)} shows ${value}: not a power of two from 2 to ${MAX_TILE}`);
-}
-
-export function sameGrid(a: Grid, b: Grid): boolean {
-  if (a.rows !== b.rows || a.cols !== b.cols || a.cells.length !== b.cells.length) return false;
-  for (let i = 0; i < a.cells.length; i++) if (a.cells[i] !== b.cells[i]) return false;
-  return true;
 }
 
 export function isBoardSize(rows: number, cols: number): boolean {
@@ -127,7 +121,7 @@ function safeRead(read: () => BoardReading | null): BoardReading | null {
 }
 
 /** Wait (at most `maxMs`) for running CSS animations and transitions under `elements` to finish. */
-export async function afterAnimations(elements: readonly Element[], maxMs: number): Promise<void> {
+async function afterAnimations(elements: readonly Element[], maxMs: number): Promise<void> {
   const running: Promise<unknown>[] = [];
   for (const element of elements) {
     if (typeof element.getAnimations !== 'function') continue;
@@ -210,7 +204,7 @@ export function waitForBoard(options: WaitForBoardOptions): Promise<SettleResult
 // ---------------------------------------------------------------- the win
 
 /** A win message: "You win!", "You won", "You reached 2048". */
-export const WIN_TEXT = /you\s*(win|won)\b|you reached 2048/i;
+const WIN_TEXT = /you\s*(win|won)\b|you reached 2048/i;
 /** A game-over message. */
 export const OVER_TEXT = /game\s*over|no more moves/i;
 /** The whole label of a control that keeps playing after the win ("Keep going", "Continue"), nothing more. */
@@ -227,7 +221,7 @@ function parentAcrossShadow(node: Element): Element | null {
  * Displayed: neither it nor an ancestor (across shadow roots) is `hidden`, display:none or
  * visibility:hidden. Opacity is not looked at: the classic game fades its message in from 0.
  */
-export function isDisplayed(element: Element): boolean {
+function isDisplayed(element: Element): boolean {
   const view = element.ownerDocument.defaultView;
   for (let node: Element | null = element; node; node = parentAcrossShadow(node)) {
     if (node.hasAttribute('hidden')) return false;

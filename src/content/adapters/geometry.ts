@@ -13,7 +13,7 @@
  * Checked on: tests/fixtures/pages/{react-like,vue-like,svelte-like,web-component,size3,no-game}.
  */
 import type { Direction, Grid } from '../../engine/types';
-import { DETECTION_LIMITS, checkTile, cellName, clockOf, continueByClicking, elementRect, findWinControl, isBoardSize, isTileValue, numberFromText, sendKeyMove, waitForBoard } from './common';
+import { DETECTION_LIMITS, OVER_TEXT, checkTile, cellName, clockOf, continueByClicking, elementRect, findWinControl, isBoardSize, isTileValue, numberFromText, sendKeyMove, waitForBoard } from './common';
 import { BoardReadError } from './types';
 import type { Adapter, AdapterContext, AdapterFactory, BoardReading, BoardRect, ContinueResult, GameStatus, SettleResult } from './types';
 
@@ -34,7 +34,7 @@ const VALUE_CLASS = /^(?:tile|field|cell|value|num|number|block|square)[-_](\d{1
 const EMPTY_CLASS = /^(?:empty|blank|(?:tile|field|cell|block|square)[-_](?:empty|blank|0))$/i;
 
 /** A cell's value: a number for a tile or an empty cell, null when the element is not a cell at all. */
-export function cellValue(element: Element): number | null {
+function cellValue(element: Element): number | null {
   let classValue: number | null = null;
   let empty = false;
   for (const cls of Array.from(element.classList)) {
@@ -287,7 +287,7 @@ function readPositioned(layout: PositionedLayout): Grid {
 
 // ------------------------------------------------------------- detection
 
-export function readLayout(layout: Layout): Grid {
+function readLayout(layout: Layout): Grid {
   switch (layout.kind) {
     case 'rows':
       return readRows(layout);
@@ -298,7 +298,7 @@ export function readLayout(layout: Layout): Grid {
   }
 }
 
-export interface SearchLimits {
+interface SearchLimits {
   /** A container with more children than this is not examined as a board (its children still are). */
   readonly childrenPerContainer: number;
   readonly elements: number;
@@ -428,7 +428,6 @@ function isShown(element: Element): boolean {
   return true;
 }
 
-const OVER_TEXT = /game\s*over|no more moves/i;
 const WON_TEXT = /you\s*(win|won)|you reached 2048/i;
 
 /** 'won' / 'over' from a message shown over or beside the board ("You win!", "Game over"), else 'playing'. */

@@ -10,6 +10,3 @@ import { storeAdapter } from './store';
 import type { AdapterFactory } from './types';
 
 export const ADAPTERS: readonly AdapterFactory[] = [storeAdapter, savedStateAdapter, classicAdapter, geometryAdapter, canvasAdapter];
-
-export { BoardReadError } from './types';
-export type { Adapter, AdapterContext, AdapterFactory, BoardReading, ContinueResult, GameStatus, PageBridge, SettleResult } from './types';

@@ -19,7 +19,7 @@ import { checkTile, isBoardSize, waitForBoard } from './common';
 import { BoardReadError } from './types';
 import type { Adapter, AdapterContext, AdapterFactory, BoardReading, BoardRect, ContinueResult, SettleResult } from './types';
 
-export const SAVED_STATE_KEY = 'gameState';
+const SAVED_STATE_KEY = 'gameState';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;

@@ -12,8 +12,8 @@
  * Checked on: tests/fixtures/pages/play2048-like.
  */
 import type { Direction, Grid } from '../../engine/types';
-import { StoreFindResultSchema, StoreSnapshotSchema } from '../../page/bridge-protocol';
-import type { StoreSnapshot } from '../../page/bridge-protocol';
+import { StoreFindResultSchema, StoreSnapshotSchema } from '../../shared/bridge-protocol';
+import type { StoreSnapshot } from '../../shared/bridge-protocol';
 import { canvasBoardRect } from './canvas';
 import { checkTile, isBoardSize, waitForBoard, waitUntil } from './common';
 import { BoardReadError } from './types';
@@ -31,7 +31,7 @@ export function readingFromSnapshot(snapshot: StoreSnapshot): BoardReading {
     row.forEach((value, c) => cells.push(checkTile(value, r, c)));
   });
   let status: GameStatus;
-  let note: string | undefined;
+  let note: BoardReading['note'];
   switch (snapshot.state) {
     case 'fresh':
     case 'playing':
@@ -45,8 +45,8 @@ export function readingFromSnapshot(snapshot: StoreSnapshot): BoardReading {
       break;
     default:
       status = 'unknown';
-      // Fixed wording: the state name comes from the page, which must not write into the popup.
-      note = /powerup/i.test(snapshot.state) ? 'a powerup selection is open: finish it by hand' : 'the game is in a state the autopilot does not play';
+      // A fixed code: the state name comes from the page, which must not write into the popup.
+      note = /powerup/i.test(snapshot.state) ? 'pausedPowerup' : 'pausedUnknownState';
   }
   const reading: BoardReading = { grid: { rows, cols, cells }, score: snapshot.score, status };
   return note ? { ...reading, note } : reading;

@@ -12,8 +12,8 @@ export interface BoardReading {
   readonly grid: Grid;
   readonly score: number | null;
   readonly status: GameStatus;
-  /** Why the status is 'unknown' (e.g. the game's own state name), for the message shown to the user. */
-  readonly note?: string;
+  /** Why the status is 'unknown', as the status code the run pauses with (never the page's own words). */
+  readonly note?: 'pausedPowerup' | 'pausedUnknownState';
 }
 
 /** A board that cannot be read completely is an error naming what (and which cell) went wrong. */

@@ -1,5 +1,5 @@
 /**
- * Endgame-table formations (issue 15): which cells of the 4x4 board hold the fixed big tiles, where the
+ * Endgame-table formations (docs: engine.md, "Endgame tables"): which cells of the 4x4 board hold the fixed big tiles, where the
  * next tile is built, how a table is indexed, and how a real board is looked up in the 8 orientations.
  *
  * Canonical frame: cell i = row-major index (row i >> 2, column i & 3). A formation lists its fixed cells
@@ -11,7 +11,7 @@
  */
 import type { Direction } from '../types';
 
-export const FORMATION_NAMES = ['rows8', 'block6', 'snake7', 'snake8', 'snake9', 'tiny3', 'tiny4'] as const;
+export const FORMATION_NAMES = ['rows8', 'block6', 'tiny3', 'tiny4'] as const;
 export type FormationName = (typeof FORMATION_NAMES)[number];
 
 export interface Formation {
@@ -44,33 +44,6 @@ export const FORMATIONS: Readonly<Record<FormationName, Formation>> = {
     free: [12, 13, 14, 15, 3, 7, 8, 9, 10, 11],
     goalCells: [8],
     chunkCells: 3,
-  },
-  // A three-wide snake (README "Where the 32768 build dies": defined and measured, not built by default): the big tiles run
-  // 0 1 2 / 6 5 4 / 8 9 10 in a 3x3 corner block; the first 7, 8 or 9 of them are fixed, the anchor last, and
-  // the goal is either free cell next to the anchor (the next cell of the snake, or the one outside the block).
-  snake7: {
-    name: 'snake7',
-    description: 'the 7 biggest tiles snake three wide through a 3x3 corner block; the next tile is built beside the anchor',
-    fixed: [0, 1, 2, 6, 5, 4, 8],
-    free: [3, 7, 15, 11, 14, 13, 10, 9, 12],
-    goalCells: [9, 12],
-    chunkCells: 3,
-  },
-  snake8: {
-    name: 'snake8',
-    description: 'the 8 biggest tiles snake three wide through a 3x3 corner block; the next tile is built beside the anchor',
-    fixed: [0, 1, 2, 6, 5, 4, 8, 9],
-    free: [3, 7, 12, 15, 11, 14, 10, 13],
-    goalCells: [10, 13],
-    chunkCells: 2,
-  },
-  snake9: {
-    name: 'snake9',
-    description: 'the 9 biggest tiles fill a 3x3 corner block in a three-wide snake; the next tile is built beside the anchor',
-    fixed: [0, 1, 2, 6, 5, 4, 8, 9, 10],
-    free: [3, 7, 12, 13, 15, 11, 14],
-    goalCells: [11, 14],
-    chunkCells: 2,
   },
   // A tiny formation for tests: 13 fixed cells, the anchor at (3, 0), the other 3 cells of the bottom row free.
   tiny3: {
@@ -114,7 +87,7 @@ export function fullSum(spec: TableSpec): number {
 }
 
 /** The exact table of a formation for goal rank `goal` (maxSum at its full bound). */
-export function exactSpec(formation: FormationName, goal: number): TableSpec {
+function exactSpec(formation: FormationName, goal: number): TableSpec {
   return { formation, goal, maxSum: fullSum({ formation, goal, maxSum: 0 }) };
 }
 

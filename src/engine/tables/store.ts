@@ -12,7 +12,7 @@ import type { TableSpec } from './formation';
 import { ABSENT_CHUNK } from './table';
 import type { EndgameTable } from './table';
 
-export const TABLE_FORMAT_VERSION = 1;
+const TABLE_FORMAT_VERSION = 1;
 const MAGIC = [0x32, 0x30, 0x34, 0x38, 0x45, 0x47, 0x54, 0x00];
 const HEADER_BYTES = 8 + 7 * 4;
 

@@ -31,7 +31,7 @@ export function entryAt(table: EndgameTable, layout: Layout, chunk: number, offs
 }
 
 /** Ranks (log2, 0 = empty) of a 4x4 grid, or null when a tile is not a power of two. */
-export function ranksOfGrid(grid: Grid): number[] | null {
+function ranksOfGrid(grid: Grid): number[] | null {
   if (grid.rows !== 4 || grid.cols !== 4) return null;
   const ranks: number[] = [];
   for (const v of grid.cells) {

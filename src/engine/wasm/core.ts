@@ -1,12 +1,27 @@
 /**
- * Loader of the WebAssembly search core (src/engine/wasm/assembly, built by scripts/build-wasm.mjs into
- * src/engine/wasm/build/engine.wasm). Pure: it instantiates the module from bytes or a compiled module that
+ * Loader of the WebAssembly search core (src/engine/wasm/assembly, built by `npm run build:wasm` into
+ * src/engine/wasm/build/engine.wasm with the options of asconfig.json). Pure: it instantiates the module from bytes or a compiled module that
  * the host hands in (Node reads the file, an extension worker fetches the packaged asset), so it runs the
  * same in Node, worker_threads, Web Workers and tests. The expectimax strategy uses the installed core
  * for 4x4 boards; without one (or on other sizes) it runs the TypeScript search.
  */
-import { REFERENCE_WEIGHTS, sameWeights } from '../board';
-import type { HeuristicWeights } from '../board';
+import asconfig from './asconfig.json';
+
+/** Most pages of engine-shared.wasm's imported memory (its target in asconfig.json): a host's memory may not declare more. */
+const SHARED_MAX_PAGES = asconfig.targets.shared.maximumMemory;
+/** Regions of the shared table, one per root move of a search (REGIONS in assembly/index.ts). */
+const SHARED_TABLE_REGIONS = 4;
+/** Pages below the shared table: the core's row tables and data (its heap base is well within them). */
+const SHARED_DATA_PAGES = 64;
+
+/**
+ * A shared memory for engine-shared.wasm, large enough for the core's data and a transposition table of
+ * SHARED_TABLE_REGIONS regions of 2^bits entries of 16 bytes, so that no thread grows it (ttShare).
+ */
+export function createSharedMemory(bits: number): WebAssembly.Memory {
+  const pages = SHARED_DATA_PAGES + Math.ceil((SHARED_TABLE_REGIONS * 16 * 2 ** bits) / 65536);
+  return new WebAssembly.Memory({ initial: pages, maximum: SHARED_MAX_PAGES, shared: true });
+}
 
 /** The module's exports (see assembly/index.ts). Boards cross the boundary as two u32 halves. */
 export interface WasmCore {
@@ -51,12 +66,6 @@ export interface WasmCore {
   /** Budget of move executions for the following searches: past it a search is abandoned (NaN), checked
    *  deterministically; Infinity = none. */
   setExecutionLimit(limit: number): void;
-  /** Refill the line heuristic's table with other weights (the reference's after instantiation). In
-   *  engine-shared.wasm the table is shared by every thread: only the reference weights are used there. */
-  setHeuristicWeights(lost: number, empty: number, merges: number, monotonicity: number, monotonicityPower: number, sum: number, sumPower: number): void;
-  /** Below this cumulative probability a 4's spawn is valued as the 2's in its cell (0: never, as after
-   *  instantiation and in the reference configuration). Use useCoreFourCut, which forgets the table. */
-  setFourCut(cut: number): void;
   /** Room for a network's weights at the heap base (the table moves after it): returns their address. */
   networkReserve(shape: number, i16: boolean | number, scale: number): number;
   /** Value leaves with the network reserved and filled (or the heuristic); forgets the table's entries. */
@@ -91,8 +100,6 @@ const EXPORTS = [
   'ttSetGeneration',
   'setReverse',
   'setExecutionLimit',
-  'setHeuristicWeights',
-  'setFourCut',
   'networkReserve',
   'useNetwork',
   'networkValueOf',
@@ -145,31 +152,6 @@ export async function instantiateWasmCoreAsync(source: BufferSource | WebAssembl
   if (source instanceof WebAssembly.Module) return wrap(await WebAssembly.instantiate(source, imports()));
   const { instance } = await WebAssembly.instantiate(source, imports());
   return wrap(instance);
-}
-
-const coreWeights = new WeakMap<WasmCore, HeuristicWeights>();
-
-/**
- * Make `core` evaluate with `weights` from now on. When they change, its row table is refilled (a few
- * ms) and its transposition table forgotten: entries valued with other weights must not be reused.
- */
-export function useCoreWeights(core: WasmCore, weights: HeuristicWeights): void {
-  if (sameWeights(coreWeights.get(core) ?? REFERENCE_WEIGHTS, weights)) return;
-  const w = weights;
-  core.setHeuristicWeights(w.lost, w.empty, w.merges, w.monotonicity, w.monotonicityPower, w.sum, w.sumPower);
-  core.ttNewGeneration();
-  coreWeights.set(core, weights);
-}
-
-const coreFourCut = new WeakMap<WasmCore, number>();
-
-/** Make `core` search with this four-spawn cut-off from now on (see setFourCut); a change forgets its table. */
-export function useCoreFourCut(core: WasmCore, cut: number): void {
-  const value = Math.fround(cut > 0 ? cut : 0);
-  if ((coreFourCut.get(core) ?? 0) === value) return;
-  core.setFourCut(value);
-  core.ttNewGeneration();
-  coreFourCut.set(core, value);
 }
 
 let installed: WasmCore | null = null;

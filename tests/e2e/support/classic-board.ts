@@ -96,7 +96,7 @@ function slideLine(line: readonly number[]): number[] {
 }
 
 /** The grid after one move, before the new tile appears. */
-export function slideGrid(grid: Grid, direction: Direction): Grid {
+function slideGrid(grid: Grid, direction: Direction): Grid {
   const { rows, cols } = grid;
   const cells = grid.cells.slice();
   const horizontal = direction === 'left' || direction === 'right';

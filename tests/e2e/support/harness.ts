@@ -17,10 +17,10 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { BrowserContext, Page, Worker } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { launchWithExtension, openExtensionWindow } from '../../../scripts/chromium';
-import type { ExtensionBrowser } from '../../../scripts/chromium';
-import { startStaticServer } from '../../../scripts/static-server';
-import type { StaticServer } from '../../../scripts/static-server';
+import { launchWithExtension, openExtensionWindow } from '../../harness/chromium';
+import type { ExtensionBrowser } from '../../harness/chromium';
+import { startStaticServer } from '../../harness/static-server';
+import type { StaticServer } from '../../harness/static-server';
 import { RunStatusSchema } from '../../../src/shared/messages';
 import type { RunStatus } from '../../../src/shared/messages';
 import { SETTINGS_STORAGE_KEY } from '../../../src/shared/settings';
@@ -29,12 +29,12 @@ import { PAGE_INSTRUMENTATION } from './instrumentation';
 import { FAST_SETTINGS, REPO_ROOT, sleep, waitFor, waitForRest, waitForStatus } from '../../support/common';
 import type { WaitOptions } from '../../support/common';
 
-export { FAST_SETTINGS, REPO_ROOT, directionMentions, sleep, waitFor } from '../../support/common';
+export { REPO_ROOT, directionMentions, sleep, waitFor } from '../../support/common';
 export type { WaitOptions } from '../../support/common';
 
 /** The built extension; E2E_EXTENSION_DIR overrides it (to try the harness on another build). */
 export const DIST_DIR = process.env.E2E_EXTENSION_DIR ? resolve(process.env.E2E_EXTENSION_DIR) : join(REPO_ROOT, 'dist-e2e');
-export const POPUP_PATH = 'src/popup/index.html';
+const POPUP_PATH = 'src/ui/popup/index.html';
 
 
 export interface GameTab {

@@ -25,7 +25,7 @@ export interface WinProbe {
 }
 
 /** The classic game's saved state for NEAR_WIN: `cells[x][y]`, column-major. */
-export function classicNearWinState(): string {
+function classicNearWinState(): string {
   const size = NEAR_WIN.rows;
   const cells = Array.from({ length: size }, (_, x) =>
     Array.from({ length: size }, (_, y) => {

@@ -9,8 +9,7 @@ import {
   runCli,
 } from '../../../src/cli/args';
 import type { CliIo } from '../../../src/cli/args';
-import { SEARCH_OPTION_SPECS, describeSearchOptions, searchOptionsFrom, strategyChoices } from '../../../src/cli/search-options';
-import { SHALLOW_WEIGHTS, REFERENCE_WEIGHTS } from '../../../src/engine/board';
+import { SEARCH_OPTION_SPECS, searchOptionsFrom, strategyChoices } from '../../../src/cli/search-options';
 
 const SPECS = { games: { type: 'string' }, json: { type: 'boolean' }, strategy: { type: 'string' } } as const;
 
@@ -136,32 +135,9 @@ describe('search options read from the strategy descriptors', () => {
     expect(() => searchOptionsFrom(parse(['--playouts', '3']), 'expectimax')).toThrow(UsageError);
   });
 
-  it('reads --weights: reference, shallow or seven numbers, and refuses anything else', () => {
-    expect(searchOptionsFrom(parse(['--weights', 'shallow']), 'expectimax')).toEqual({ weights: SHALLOW_WEIGHTS });
-    expect(searchOptionsFrom(parse(['--weights', 'reference']), 'expectimax').weights).toBe(REFERENCE_WEIGHTS);
-    const own = searchOptionsFrom(parse(['--weights', '200000, 540,700,47,3,11,3.5']), 'expectimax');
-    expect(own.weights).toEqual({ lost: 200000, empty: 540, merges: 700, monotonicity: 47, monotonicityPower: 3, sum: 11, sumPower: 3.5 });
-    expect(describeSearchOptions(own)).toEqual(['weights 200000,540,700,47,3,11,3.5']);
-    expect(describeSearchOptions({ weights: { ...REFERENCE_WEIGHTS } })).toEqual(['weights reference']);
-    for (const bad of ['best', '1,2,3', '1,2,3,4,5,6,7,8', '1,2,,4,5,6,7', '1,2,3,4,5,6,x', '1,-2,3,4,5,6,7', '1,2,3,4,9,6,7']) {
-      expect(() => searchOptionsFrom(parse(['--weights', bad]), 'expectimax')).toThrow(/--weights/);
-    }
-    expect(() => searchOptionsFrom(parse(['--weights', 'shallow']), 'greedy')).toThrow(/--weights does not apply to the greedy strategy/);
-  });
-
-  it('reads --four-cut: a probability from 0 to 1, for expectimax only', () => {
-    expect(searchOptionsFrom(parse(['--four-cut', '0']), 'expectimax')).toEqual({ fourCut: 0 });
-    expect(searchOptionsFrom(parse(['--four-cut', '0.001', '--time-ms', '50']), 'expectimax')).toEqual({ fourCut: 0.001, timeMs: 50 });
-    expect(describeSearchOptions({ fourCut: 0.01 })).toEqual(['four-cut 0.01']);
-    for (const bad of ['', 'x', '-0.1', '1.5', 'Infinity']) {
-      expect(() => searchOptionsFrom(parse([`--four-cut=${bad}`]), 'expectimax')).toThrow(/--four-cut takes a probability from 0 to 1/);
-    }
-    expect(() => searchOptionsFrom(parse(['--four-cut', '0.01']), 'minimax')).toThrow(/--four-cut does not apply to the minimax strategy/);
-  });
-
   it('lists every strategy with its options in the usage', () => {
     const text = strategyChoices();
-    expect(text).toContain('expectimax (--time-ms, --depth, --reference, --weights, --four-cut)');
+    expect(text).toContain('expectimax (--time-ms, --depth, --reference)');
     expect(text).toContain('montecarlo (--playouts, --time-ms)');
     expect(text).toMatch(/\| random$/);
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { lowerMedian, median, quantile, reachShares, summarize, summarizeBench } from '../../../src/cli/stats';
+import { reachShares, summarize, summarizeBench } from '../../../src/cli/stats';
+import { lowerMedian, median, quantile } from '../../../src/shared/statistics';
 import type { GameResult } from '../../../src/cli/stats';
 
 describe('median and summarize', () => {

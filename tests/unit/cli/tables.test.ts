@@ -59,11 +59,9 @@ describe('endgame table cache', () => {
     }
   });
 
-  it('parses --tables, --table-threshold and --steer-margin', () => {
-    expect(tablesFrom(parseCommandLine([], TABLES_OPTION_SPECS))).toEqual({ on: false, threshold: 0.5, steer: 0 });
-    expect(tablesFrom(parseCommandLine(['--tables', 'on', '--table-threshold', '0.8'], TABLES_OPTION_SPECS))).toEqual({ on: true, threshold: 0.8, steer: 0 });
-    expect(tablesFrom(parseCommandLine(['--steer-margin', '0.02'], TABLES_OPTION_SPECS))).toEqual({ on: false, threshold: 0.5, steer: 0.02 });
-    expect(() => tablesFrom(parseCommandLine(['--steer-margin', '1.5'], TABLES_OPTION_SPECS))).toThrow(/share 0\.\.1/);
+  it('parses --tables and --table-threshold', () => {
+    expect(tablesFrom(parseCommandLine([], TABLES_OPTION_SPECS))).toEqual({ on: false, threshold: 0.5 });
+    expect(tablesFrom(parseCommandLine(['--tables', 'on', '--table-threshold', '0.8'], TABLES_OPTION_SPECS))).toEqual({ on: true, threshold: 0.8 });
     expect(() => tablesFrom(parseCommandLine(['--tables', 'yes'], TABLES_OPTION_SPECS))).toThrow(UsageError);
     expect(() => tablesFrom(parseCommandLine(['--table-threshold', '2'], TABLES_OPTION_SPECS))).toThrow(/probability/);
   });

@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { decodeNetwork } from '../../../src/engine/network/format';
 import { instantiateTrainer } from '../../../src/cli/train/protocol';
 import { readCheckpointHeader } from '../../../src/cli/train/checkpoint';
-import { TRAIN_WASM_FILE } from '../../../scripts/build-wasm.mjs';
+import { TRAIN_WASM_FILE } from '../../../src/cli/wasm-files';
 
 const ROOT = resolve(__dirname, '../../..');
 const TSX = join(ROOT, 'node_modules/.bin/tsx');

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { JSDOM } from 'jsdom';
 import { applyMove, createRng, legalMoves, spawnRandomTile } from '../../../src/engine/index';
 import type { Direction, Grid, MoveChoice } from '../../../src/engine/types';
-import { Driver, NO_BOARD_MESSAGE, PAUSED_MESSAGE } from '../../../src/content/driver';
+import { Driver, PAUSED_MESSAGE } from '../../../src/content/driver';
 import type { DriverEnvironment } from '../../../src/content/driver';
 import { BoardReadError } from '../../../src/content/adapters/types';
 import type { Adapter, AdapterFactory, BoardReading, ContinueResult, GameStatus, SettleResult } from '../../../src/content/adapters/types';
@@ -29,7 +29,7 @@ class FakeGame implements Adapter {
   keys: Direction[] = [];
   ignoreNext = 0;
   status: GameStatus = 'playing';
-  note: string | undefined;
+  note: BoardReading['note'];
   continued = 0;
   /** Called after each accepted move (e.g. to change the board behind the driver's back). */
   afterMove: ((game: FakeGame) => void) | null = null;
@@ -259,7 +259,7 @@ describe('driver', () => {
     expect(reply.ok).toBe(false);
     expect(never.game.keys).toHaveLength(4);
     expect(never.driver.getStatus()).toMatchObject({ state: 'error', running: false, moves: 0 });
-    expect(never.driver.getStatus().message).toMatch(/ignored the move down/);
+    expect(never.driver.getStatus().message).toEqual({ code: 'moveIgnored', params: ['down', '4'] });
   });
 
   it('pauses at once when the person takes over, cancels the search, and resumes on solve', async () => {
@@ -301,10 +301,10 @@ describe('driver', () => {
     for (const x of [h, h2]) {
       await command(x.driver, 'solve', SETTINGS);
       await until(() => x.driver.getStatus().state === 'error');
-      expect(x.driver.getStatus().message).toContain(NO_BOARD_MESSAGE);
+      expect(x.driver.getStatus().message?.code).toBe('noBoard');
       expect(x.requests).toBe(0);
     }
-    expect(h2.driver.getStatus().message).toContain('(tried: classic)');
+    expect(h2.driver.getStatus().message).toEqual({ code: 'noBoard', params: ['classic'] });
     const step = await command(h2.driver, 'step', SETTINGS);
     expect(step.ok).toBe(false);
   });
@@ -321,7 +321,7 @@ describe('driver', () => {
     const broken = harness({ transientFailures: 10 });
     const failed = await command(broken.driver, 'step', SETTINGS);
     expect(failed.ok).toBe(false);
-    expect(broken.driver.getStatus().message).toMatch(/solver could not be reached/);
+    expect(broken.driver.getStatus().message?.code).toBe('solverUnreachable');
     expect(broken.game.keys).toEqual([]);
   });
 
@@ -349,7 +349,7 @@ describe('driver', () => {
     await command(stop.driver, 'solve', { ...SETTINGS, continueAfterWin: false });
     await until(() => stop.driver.getStatus().state === 'won');
     expect(stop.game.keys).toEqual([]);
-    expect(stop.driver.getStatus().message).toContain('Stop');
+    expect(stop.driver.getStatus().message).toEqual({ code: 'wonStopped' });
   });
 
   it('at 2048 stops with "Won — continue by hand" when the page cannot be continued', async () => {
@@ -362,7 +362,7 @@ describe('driver', () => {
       await until(() => !h.driver.isRunning && h.driver.getStatus().state === 'won');
       expect(h.game.continued).toBe(1);
       expect(h.game.keys).toEqual([]);
-      expect(h.driver.getStatus().message).toContain('Won — continue by hand');
+      expect(h.driver.getStatus().message?.code).toMatch(/^won(NoControl|StillShown)$/);
     }
   });
 
@@ -372,7 +372,7 @@ describe('driver', () => {
     await h.driver.handleCommand('solve', SETTINGS);
     await until(() => !h.driver.isRunning && h.driver.getStatus().state === 'paused');
     expect(h.game.keys).toEqual([]);
-    expect(h.driver.getStatus().message).toMatch(/^Paused — a text field has focus/);
+    expect(h.driver.getStatus().message?.code).toBe('pausedTyping');
     expect(h.driver.getStatus().moves).toBe(0);
   });
 
@@ -396,17 +396,18 @@ describe('driver', () => {
     };
     const reply = await command(bad.driver, 'step', SETTINGS);
     expect(reply.ok).toBe(false);
-    expect(bad.driver.getStatus().message).toMatch(/cell \(row 2, col 3\)/);
+    expect(bad.driver.getStatus().message?.code).toBe('cannotRead');
+    expect(bad.driver.getStatus().message?.params?.[1]).toMatch(/cell \(row 2, col 3\)/);
     expect(bad.game.keys).toEqual([]);
   });
 
   it('pauses with the reason in a game state it does not know', async () => {
     const h = harness();
     h.game.status = 'unknown';
-    h.game.note = 'the game is in a state the autopilot does not play ("powerupSelection")';
+    h.game.note = 'pausedPowerup';
     await command(h.driver, 'solve', SETTINGS);
     await until(() => h.driver.getStatus().state === 'paused');
-    expect(h.driver.getStatus().message).toContain('powerupSelection');
+    expect(h.driver.getStatus().message).toEqual({ code: 'pausedPowerup' });
     expect(h.game.keys).toEqual([]);
   });
 });

@@ -14,7 +14,7 @@ import { readingFromSnapshot } from '../../../src/content/adapters/store';
 import { readPixels } from '../../../src/content/adapters/canvas';
 import { BoardReadError } from '../../../src/content/adapters/types';
 import type { Adapter, BoardReading } from '../../../src/content/adapters/types';
-import { StoreSnapshotSchema } from '../../../src/page/bridge-protocol';
+import { StoreSnapshotSchema } from '../../../src/shared/bridge-protocol';
 import { contextOf, domFromHtml } from './dom';
 
 const CLASSES = [

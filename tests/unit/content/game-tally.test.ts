@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GameTally } from '../../../src/content/game-tally';
-import { appendGame } from '../../../src/background/logic';
+import { appendGame } from '../../../src/shared/game-log';
 import { initialStatus } from '../../../src/shared/messages';
 import type { GameRecord } from '../../../src/shared/messages';
 import type { Grid } from '../../../src/engine/types';

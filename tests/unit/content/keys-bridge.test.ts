@@ -11,8 +11,8 @@ import { runInNewContext } from 'node:vm';
 import { createPageBridge, verifyDetail } from '../../../src/content/bridge';
 import { hmacSha256Hex } from '../../../src/content/hmac';
 import { EditableFocusError, dispatchMoveKey, focusedEditable, moveKeyInit } from '../../../src/content/keys';
-import { channelName, makeToken } from '../../../src/page/bridge-protocol';
-import type { BridgeKeys } from '../../../src/page/bridge-protocol';
+import { channelName, makeToken } from '../../../src/shared/bridge-protocol';
+import type { BridgeKeys } from '../../../src/shared/bridge-protocol';
 import { mainWorldAgent } from '../../../src/page/main-world';
 import type { AgentHooks } from '../../../src/page/main-world';
 import { StoreAdapter } from '../../../src/content/adapters/store';
@@ -342,10 +342,10 @@ describe('main-world bridge', () => {
     await new Promise((r) => setTimeout(r, 0));
     expect(adapter.readBoard().status).toBe('unknown');
     // Fixed wording: the page's own state name never reaches the popup.
-    expect(adapter.readBoard().note).toBe('a powerup selection is open: finish it by hand');
+    expect(adapter.readBoard().note).toBe('pausedPowerup');
     game.state = '<img src=x onerror=alert(1)>'.repeat(100);
     store.sanitize();
-    expect(adapter.readBoard().note).toBe('the game is in a state the autopilot does not play');
+    expect(adapter.readBoard().note).toBe('pausedUnknownState');
     game.state = 'gameWon';
     store.sanitize();
     expect(adapter.readBoard().status).toBe('won');

@@ -8,7 +8,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { OUT, fromGrid } from '../../../src/engine/board';
 import { getStrategy, installWasmCore, instantiateWasmCore } from '../../../src/engine/index';
 import type { Grid, WasmCore } from '../../../src/engine/index';
-import { WASM_FILE } from '../../../scripts/build-wasm.mjs';
+import { WASM_FILE } from '../../../src/cli/wasm-files';
 
 let core: WasmCore;
 beforeAll(() => {

@@ -30,10 +30,6 @@ export function toMatrix(rows: number, cols: number, cells: readonly number[]): 
   return m;
 }
 
-export function fromMatrix(m: readonly (readonly number[])[]): number[] {
-  return m.flat();
-}
-
 export function naiveMove(m: readonly (readonly number[])[], dir: NaiveDirection): { board: number[][]; score: number; moved: boolean } {
   const rows = m.length;
   const cols = m[0].length;

@@ -16,7 +16,8 @@ import { weightCount } from '../../../src/engine/network/shapes';
 import type { ShapeName } from '../../../src/engine/network/shapes';
 import { loadNetworkIntoCore } from '../../../src/engine/wasm/network';
 import { parsePositionsTsv } from '../../../src/cli/positions';
-import { SHARED_MAX_PAGES, SHARED_WASM_FILE, WASM_FILE } from '../../../scripts/build-wasm.mjs';
+import { SHARED_WASM_FILE, WASM_FILE } from '../../../src/cli/wasm-files';
+import { createSharedMemory } from '../../../src/engine/wasm/core';
 import { createRng } from '../../../src/engine/rng';
 
 const rank = fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 15 }), fc.integer({ min: 1, max: 4 }));
@@ -153,7 +154,7 @@ describe('network search', () => {
     const network = asI16(randomNetwork('4x4', 11));
     const own = instantiateWasmCore(readFileSync(WASM_FILE));
     loadNetworkIntoCore(own, network);
-    const memory = new WebAssembly.Memory({ initial: 64, maximum: SHARED_MAX_PAGES, shared: true });
+    const memory = createSharedMemory(10);
     const shared = readFileSync(SHARED_WASM_FILE);
     const threads = [0, 1].map((slot) => {
       const core = instantiateSharedWasmCore(shared, memory);

@@ -22,8 +22,8 @@ import {
 } from '../../../src/engine/index';
 import type { Grid, SharedTable, SplitPlan, WasmCore } from '../../../src/engine/index';
 import { parsePositionsTsv } from '../../../src/cli/positions';
-import { createSharedMemory } from '../../../src/cli/engine';
-import { SHARED_WASM_FILE, WASM_FILE } from '../../../scripts/build-wasm.mjs';
+import { createSharedMemory } from '../../../src/engine/index';
+import { SHARED_WASM_FILE, WASM_FILE } from '../../../src/cli/wasm-files';
 
 const BITS = 16;
 let core: WasmCore;

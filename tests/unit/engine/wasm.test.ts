@@ -7,16 +7,13 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { HEUR, OUT, SHALLOW_WEIGHTS, REFERENCE_WEIGHTS, executeMove, fromGrid, heuristic, heuristicWeights, useHeuristicWeights } from '../../../src/engine/board';
+import { HEUR, OUT, executeMove, fromGrid, heuristic } from '../../../src/engine/board';
 import { getStrategy, installWasmCore, instantiateWasmCore, instantiateWasmCoreAsync } from '../../../src/engine/index';
-import { useCoreFourCut, useCoreWeights } from '../../../src/engine/wasm/core';
 import type { Grid, WasmCore } from '../../../src/engine/index';
-import { FOUR_CUT, referenceSearch, setRecentDepth, worthExtending } from '../../../src/engine/strategies/expectimax';
-import { WASM_FILE } from '../../../scripts/build-wasm.mjs';
+import { referenceSearch, setRecentDepth, worthExtending } from '../../../src/engine/strategies/expectimax';
+import { WASM_FILE } from '../../../src/cli/wasm-files';
 
 let core: WasmCore;
-/** The reference's line heuristic (the TypeScript table as loaded, before any test changes the weights). */
-const lineReference = Float32Array.from(HEUR);
 beforeAll(() => {
   core = instantiateWasmCore(readFileSync(WASM_FILE));
 });
@@ -114,154 +111,10 @@ describe('WebAssembly core: the reference configuration', () => {
     }
   });
 
-  it('searches with other weights (shallow), the same in both engines, and is exact again after that on one core', async () => {
-    const p = subset[3];
-    // The tables of both engines under the shallow weights: every row equal, and not the reference's.
-    useHeuristicWeights(SHALLOW_WEIGHTS);
-    useCoreWeights(core, SHALLOW_WEIGHTS);
-    const wrong: number[] = [];
-    let differ = 0;
-    for (let row = 0; row < 65536; row++) {
-      if (core.lineHeuristicOf(row) !== HEUR[row]) wrong.push(row);
-      if (core.lineHeuristicOf(row) !== lineReference[row]) differ++;
-    }
-    expect(wrong).toEqual([]);
-    expect(differ).toBeGreaterThan(60000);
-    useHeuristicWeights(REFERENCE_WEIGHTS);
-    useCoreWeights(core, REFERENCE_WEIGHTS);
-    expect(Array.from({ length: 65536 }, (_, row) => core.lineHeuristicOf(row))).toEqual(Array.from(lineReference));
-
-    // A search with the shallow weights (it switches the core to them), then the reference search on the same core.
-    installWasmCore(core);
-    const played = await getStrategy('expectimax').chooseMove(p.grid, { depth: 3, weights: SHALLOW_WEIGHTS });
-    installWasmCore(null);
-    const playedTs = await getStrategy('expectimax').chooseMove(p.grid, { depth: 3, weights: SHALLOW_WEIGHTS });
-    expect(heuristicWeights()).toBe(SHALLOW_WEIGHTS);
-    expect(played.values).toEqual(playedTs.values);
-    installWasmCore(core);
-    const got = referenceSearch(p.grid);
-    expect(got.executions).toEqual(p.executions);
-    for (let d = 0; d < 4; d++) if (p.values[d] > 0) expect(Math.abs(got.values[d] - p.values[d]) / p.values[d]).toBeLessThan(1e-6);
-    expect(heuristicWeights()).toBe(SHALLOW_WEIGHTS);
-    expect(got.values).not.toEqual(played.values);
-  });
-
   it('grows its exact table beyond the initial 2^16 entries on a dear position', () => {
     installWasmCore(core);
     referenceSearch(byCost[170].grid);
     expect(core.ttSizeLog2()).toBeGreaterThan(16);
-  });
-});
-
-describe('the four-spawn cut-off (play: a 4 below the cut-off is valued as the 2 in its cell)', () => {
-  /** Boards as play meets them (ranks up to 2048, empty cells frequent): boardArb's frequent 32768s make
-   *  most heuristics negative, so most values would be the floor, whatever the 4s are worth. */
-  const playedBoardArb = fc.array(fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 11 })), { minLength: 16, maxLength: 16 }).map((ranks) => {
-    let lo = 0;
-    let hi = 0;
-    for (let i = 0; i < 8; i++) lo |= ranks[i] << (4 * i);
-    for (let i = 0; i < 8; i++) hi |= ranks[8 + i] << (4 * i);
-    return { lo: lo >>> 0, hi: hi >>> 0 };
-  });
-
-  /** The board's value after move `dir` searched to one layer, naively: the mean over the empty cells of
-   *  0.9·best(2 there) + 0.1·best(4 there), or best(2 there) alone when a 4's probability (0.1 / empty
-   *  cells) is below `cut`; best(b) = the highest
-   *  heuristic over b's legal moves (0 when none), the core's own heuristic (tested above). In float32, in
-   *  the core's order. */
-  function naiveOneLayer(lo: number, hi: number, dir: number, cut: number): number {
-    executeMove(lo, hi, dir);
-    const [mlo, mhi] = [OUT[0] >>> 0, OUT[1] >>> 0];
-    if (mlo === lo >>> 0 && mhi === hi >>> 0) return 0;
-    const best = (blo: number, bhi: number): number => {
-      let v = 0;
-      for (const d of [0, 1, 2, 3]) {
-        executeMove(blo, bhi, d);
-        if ((OUT[0] >>> 0) !== blo >>> 0 || (OUT[1] >>> 0) !== bhi >>> 0) v = Math.max(v, core.heuristic(OUT[0] >>> 0, OUT[1] >>> 0));
-      }
-      return v;
-    };
-    const empty = (cell: number): boolean => (((cell < 8 ? mlo : mhi) >>> (4 * (cell % 8))) & 0xf) === 0;
-    const open = Array.from({ length: 16 }, (_, cell) => cell).filter(empty).length;
-    const twosOnly = Math.fround(Math.fround(1 / open) * Math.fround(0.1)) < Math.fround(cut);
-    let res = 0;
-    for (let cell = 0; cell < 16; cell++) {
-      const shift = 4 * (cell % 8);
-      if (!empty(cell)) continue;
-      const put = (r: number): number => best(cell < 8 ? (mlo | (r << shift)) >>> 0 : mlo, cell < 8 ? mhi : (mhi | (r << shift)) >>> 0);
-      if (twosOnly) res = Math.fround(res + put(1));
-      else {
-        res = Math.fround(res + Math.fround(put(1) * Math.fround(0.9)));
-        res = Math.fround(res + Math.fround(put(2) * Math.fround(0.1)));
-      }
-    }
-    return Math.fround(Math.fround(res / open) + 1e-6);
-  }
-
-  it('values a 4 as the 2 in its cell below the cut-off, and searches every 4 at 0 (naive oracle, one layer)', () => {
-    core.ttConfigure(16, false);
-    // Boards where valuing the 4s as 2s changes the naive value: the property must have told the two apart
-    // (illegal moves and boards with no move left are worth 0 either way).
-    let telling = 0;
-    fc.assert(
-      fc.property(playedBoardArb, fc.integer({ min: 0, max: 3 }), ({ lo, hi }, dir) => {
-        if (naiveOneLayer(lo, hi, dir, 1) !== naiveOneLayer(lo, hi, dir, 0)) telling++;
-        for (const cut of [1, 0, 0.01, 0.001]) {
-          useCoreFourCut(core, cut);
-          const got = core.searchRoot(lo, hi, dir, 1, Infinity, true, 0);
-          const want = naiveOneLayer(lo, hi, dir, cut);
-          if (want === 0) expect(got).toBe(0);
-          else expect(Math.abs(got - want) / want).toBeLessThan(1e-6);
-        }
-      }),
-      { numRuns: 300 },
-    );
-    expect(telling).toBeGreaterThan(200);
-    useCoreFourCut(core, 0);
-  });
-
-  it('searches the same in both engines (values, executions) at several cut-offs, with fewer executions than without it', async () => {
-    const expectimax = getStrategy('expectimax');
-    for (const p of [subset[2], subset[4], subset[6], subset[7]]) {
-      const nodes: number[] = [];
-      for (const fourCut of [0, 0.001, 0.01]) {
-        installWasmCore(core);
-        const wasm = await expectimax.chooseMove(p.grid, { depth: 4, fourCut });
-        installWasmCore(null);
-        const ts = await expectimax.chooseMove(p.grid, { depth: 4, fourCut });
-        expect(wasm.engine).toBe('wasm');
-        expect(ts.engine).toBe('ts');
-        expect(wasm.values).toEqual(ts.values);
-        expect(wasm.nodes).toBe(ts.nodes);
-        nodes.push(wasm.nodes);
-      }
-      // Each higher cut-off skips more 4s: strictly fewer move executions.
-      expect(nodes[1]).toBeLessThan(nodes[0]);
-      expect(nodes[2]).toBeLessThan(nodes[1]);
-    }
-    // Play's default (FOUR_CUT): every 4 searched, the same search as with the option at 0.
-    expect(FOUR_CUT).toBe(0);
-    installWasmCore(core);
-    const byDefault = await expectimax.chooseMove(subset[4].grid, { depth: 4 });
-    const explicit = await expectimax.chooseMove(subset[4].grid, { depth: 4, fourCut: 0 });
-    expect(byDefault.values).toEqual(explicit.values);
-    expect(byDefault.nodes).toBe(explicit.nodes);
-  });
-
-  it('leaves the reference configuration exact on the same core after a search with the cut-off', async () => {
-    const p = subset[5];
-    installWasmCore(core);
-    await getStrategy('expectimax').chooseMove(p.grid, { depth: 5, fourCut: 0.01 });
-    const got = referenceSearch(p.grid);
-    expect(got.executions).toEqual(p.executions);
-    for (let d = 0; d < 4; d++) {
-      if (p.values[d] === 0) expect(got.values[d]).toBe(0);
-      else expect(Math.abs(got.values[d] - p.values[d]) / p.values[d]).toBeLessThan(1e-6);
-    }
-    installWasmCore(null);
-    await getStrategy('expectimax').chooseMove(p.grid, { depth: 5, fourCut: 0.01 });
-    const oracle = referenceSearch(p.grid, 'bitboard');
-    expect(oracle.executions).toEqual(p.executions);
   });
 });
 

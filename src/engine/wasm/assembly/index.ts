@@ -1,5 +1,5 @@
 /**
- * The WebAssembly core of the 4x4 expectimax (AssemblyScript, compiled by scripts/build-wasm.mjs).
+ * The WebAssembly core of the 4x4 expectimax (AssemblyScript, compiled by build/build-wasm.mjs).
  *
  * Board: a native u64, cell (r, c) at bit 4·(4r + c) holding the rank. All values are f32 and every
  * operation rounds to f32 as SOLVER.md's reference does, so the reference configuration reproduces the
@@ -8,7 +8,7 @@
  * Linear memory: the tables at fixed addresses (memory.data), the transposition table after the heap
  * base, grown with memory.grow. No allocation on the managed heap (runtime stub).
  *
- * Built twice (scripts/build-wasm.mjs): engine.wasm with its own memory, and engine-shared.wasm
+ * Built twice (build/build-wasm.mjs): engine.wasm with its own memory, and engine-shared.wasm
  * (ASC_FEATURE_THREADS: imported shared memory) whose instances in several threads share one memory, so
  * one transposition table: set up with ttShare, each entry stored as (board ^ data, data) so that a read
  * racing a write of another thread sees a miss, never a wrong value; table generations set by the host

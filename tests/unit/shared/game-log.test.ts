@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { ImportError, exportCsv, exportJson, filterGames, importGames, mergeGames, parseCsv, sitesOf, summarize } from '../../../src/shared/game-log';
+import { median } from '../../../src/shared/statistics';
+import { ReplayRecorder } from '../../../src/shared/history';
+import { applyMove, createRng, legalMoves, newGame, spawnRandomTile } from '../../../src/engine/index';
+import type { GameRecord } from '../../../src/shared/messages';
+
+function replayOf(n: number, seed: number) {
+  const rng = createRng(seed);
+  let board = newGame(rng);
+  const recorder = new ReplayRecorder();
+  for (let i = 0; i < n; i++) {
+    const moves = legalMoves(board);
+    if (moves.length === 0) break;
+    const move = moves[Math.floor(rng.next() * moves.length)];
+    const after = spawnRandomTile(applyMove(board, move).grid, rng);
+    recorder.add({ before: board, move, after, thinkMs: i });
+    board = after;
+  }
+  return recorder.finish({ thinkMs: 100, pauseMs: 0, depth: 3, playouts: 100 })!;
+}
+
+const games: GameRecord[] = [
+  { gameId: 'g-1-abc', site: 'a.test', adapter: 'classic', strategy: 'expectimax', score: 20_000, bestTile: 2048, moves: 900, ms: 60_000, desyncs: 0, endedAt: 1_700_000_000_000, outcome: 'won', replay: replayOf(50, 1) },
+  { site: 'b.test, "quoted"', adapter: 'geometry', strategy: 'expectimax', score: 8_000, bestTile: 512, moves: 500, ms: 30_000, desyncs: 1, endedAt: 1_700_000_100_000, outcome: 'over' },
+  { gameId: 'g-2-def', site: 'a.test', adapter: 'classic', strategy: 'random', score: null, bestTile: 128, moves: 120, ms: 2_000, desyncs: 0, endedAt: 1_700_000_200_000, outcome: 'stopped', replay: replayOf(30, 2) },
+  { site: 'a.test', adapter: 'classic', strategy: 'expectimax', score: 30_000, bestTile: 4096, moves: 1500, ms: 90_000, desyncs: 0, endedAt: 1_700_000_300_000, outcome: 'over' },
+];
+
+describe('history: filters and summary', () => {
+  it('filters by strategy and site', () => {
+    expect(filterGames(games, { strategy: 'expectimax' })).toHaveLength(3);
+    expect(filterGames(games, { strategy: 'expectimax', site: 'a.test' })).toHaveLength(2);
+    expect(filterGames(games, {})).toHaveLength(4);
+    expect(sitesOf(games)).toEqual(['a.test', 'b.test, "quoted"']);
+  });
+
+  it('summarizes per strategy: games, reach rate per tile, median score', () => {
+    const [expectimax, random] = summarize(games);
+    expect(expectimax.strategy).toBe('expectimax');
+    expect(expectimax.games).toBe(3);
+    expect(expectimax.reached[512]).toBe(1);
+    expect(expectimax.reached[2048]).toBeCloseTo(2 / 3);
+    expect(expectimax.reached[4096]).toBeCloseTo(1 / 3);
+    expect(expectimax.reached[8192]).toBe(0);
+    expect(expectimax.medianScore).toBe(20_000);
+    expect(random.strategy).toBe('random');
+    expect(random.medianScore).toBeNull();
+    expect(median([1, 2, 3, 10])).toBe(2.5);
+  });
+});
+
+describe('history: export and import', () => {
+  it('JSON round-trips every field, replays included', () => {
+    const back = importGames(exportJson(games));
+    expect(back.skipped).toBe(0);
+    expect(back.games).toEqual(games);
+  });
+
+  it('CSV round-trips every field, replays included (quotes and commas in fields)', () => {
+    const back = importGames(exportCsv(games));
+    expect(back.skipped).toBe(0);
+    expect(back.games).toEqual(games);
+  });
+
+  it('a coached game keeps its grades through CSV and JSON', () => {
+    const coached: GameRecord = {
+      ...games[0],
+      gameId: 'c-1-xyz',
+      coach: { graded: 2, accuracy: 62.5, counts: { best: 1, good: 0, inaccuracy: 0, mistake: 1, blunder: 0 }, marks: '!-m', better: '--l', resyncs: 1 },
+    };
+    for (const text of [exportCsv([coached, games[1]]), exportJson([coached, games[1]])]) {
+      const back = importGames(text);
+      expect(back.skipped).toBe(0);
+      expect(back.games).toEqual([coached, games[1]]);
+    }
+    // Grades that do not validate: the record is skipped, not imported without them.
+    expect(importGames(exportCsv([{ ...coached, coach: { ...coached.coach!, better: 'xyz' } }])).skipped).toBe(1);
+  });
+
+  it('CSV without the optional gameId and coach columns (an older export) still imports', () => {
+    const old = [games[1], games[3]];
+    const lines = exportCsv(old)
+      .trimEnd()
+      .split('\r\n')
+      .map((line) => line.slice(0, line.lastIndexOf(',')))
+      .map((line) => line.slice(0, line.lastIndexOf(',')));
+    expect(lines[0].endsWith('replay')).toBe(true);
+    const back = importGames(lines.join('\r\n'));
+    expect(back.skipped).toBe(0);
+    expect(back.games).toEqual(old);
+  });
+
+  it('skips bad records with a count, and refuses a file that is not an export', () => {
+    const json = JSON.stringify({ games: [games[0], { junk: 1 }] });
+    expect(importGames(json)).toEqual({ games: [games[0]], skipped: 1 });
+    const csv = exportCsv(games).replace('won', 'maybe');
+    expect(importGames(csv).skipped).toBe(1);
+    expect(() => importGames('{not json')).toThrow(ImportError);
+    expect(() => importGames('a,b\n1,2')).toThrow(ImportError);
+    expect(() => importGames('{"x": 1}')).toThrow(ImportError);
+  });
+
+  it('CSV parser: any field text survives a round trip', () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(fc.string(), { minLength: 2, maxLength: 4 }), { minLength: 1, maxLength: 5 }), (rows) => {
+        const text = rows.map((r) => r.map((f) => (/[",\n\r]/.test(f) || f === '' ? `"${f.replace(/"/g, '""')}"` : f)).join(',')).join('\r\n');
+        expect(parseCsv(text)).toEqual(rows);
+      }),
+    );
+  });
+
+  it('merging an import adds no game twice and keeps the log in time order', () => {
+    const merged = mergeGames(games.slice(0, 2), [games[3], games[0], games[2]]);
+    expect(merged.map((g) => g.endedAt)).toEqual(games.map((g) => g.endedAt));
+  });
+});
