@@ -5,6 +5,7 @@ import type { PlayGameRequest, WorkerReply } from './bench-protocol';
 import { DEFAULT_ENGINE, useEngine } from './engine';
 import { playGame } from './game';
 import { useTables } from './tables';
+import { useNetwork } from './network';
 
 const PROGRESS_INTERVAL_MS = 1000;
 
@@ -20,7 +21,9 @@ let engineReady: Promise<void> | null = null;
 port.on('message', (request: PlayGameRequest) => {
   if (request.type !== 'play') return;
   let lastProgress = performance.now();
-  engineReady ??= Promise.all([useEngine(request.settings.engine ?? DEFAULT_ENGINE), useTables(request.settings.tables)]).then(() => undefined);
+  engineReady ??= Promise.all([useEngine(request.settings.engine ?? DEFAULT_ENGINE), useTables(request.settings.tables)]).then(() => {
+    useNetwork(request.settings.network ?? null);
+  });
   engineReady.then(() => playGame(request.index, request.seed, request.settings, {
     onState: (state) => {
       const now = performance.now();

@@ -30,6 +30,7 @@ import { PositionsFormatError, compareWithReference, parsePositionsTsv } from '.
 import { SplitPool } from './split-pool';
 import type { ReferencePosition, SearchedPosition } from './positions';
 import { ENGINE_OPTION_SPECS, engineFrom, useEngine } from './engine';
+import { NETWORK_HELP, NETWORK_OPTION_SPECS, networkFileFrom, useNetwork } from './network';
 import { BANK_HELP, BANK_OPTION_SPECS, SEARCH_OPTION_SPECS, SIZE_RANGE, bankFrom, describeSearchOptions, searchOptionsFrom, strategyChoices } from './search-options';
 import { CLI_TABLE_SPECS, TABLES_OPTION_SPECS, installTables, loadOrBuildTables, tablesCacheDir, tablesFrom } from './tables';
 import { REACH_TILES, summarizeBench } from './stats';
@@ -64,6 +65,8 @@ Options:
 ${BANK_HELP}
   --reference    expectimax: the reference configuration (SOLVER.md: the native peer's depth rule and cut-off, no time limit)
   --engine E     expectimax search core: wasm (default, WebAssembly) | ts (TypeScript)
+  --eval E       expectimax's leaves: network (default, where a network is loaded) | heuristic
+${NETWORK_HELP}
   --tables on|off  endgame tables (default off): built once, cached in ~/.cache/2048-autopilot/tables/
   --table-threshold P  play the table's move when its success probability is ≥ P (default 0.5)
   --start F      start the games from the boards of file F (one per line, as --board of npm run solve,
@@ -83,6 +86,7 @@ const OPTIONS = {
   ...SEARCH_OPTION_SPECS,
   ...BANK_OPTION_SPECS,
   ...ENGINE_OPTION_SPECS,
+  ...NETWORK_OPTION_SPECS,
   ...TABLES_OPTION_SPECS,
   runs: { type: 'string' },
   size: { type: 'string' },
@@ -92,7 +96,7 @@ const OPTIONS = {
   limit: { type: 'string' },
 } as const;
 
-const STRENGTH_ONLY = ['strategy', 'games', 'seed', 'jobs', 'target', 'start', 'reference', 'depth', 'time-ms', 'bank', 'playouts', 'runs', 'size', 'tables', 'table-threshold'];
+const STRENGTH_ONLY = ['strategy', 'games', 'seed', 'jobs', 'target', 'start', 'reference', 'depth', 'time-ms', 'bank', 'playouts', 'runs', 'size', 'tables', 'table-threshold', 'network', 'eval'];
 
 /** The split positions bench's shared transposition table: 4 regions of 2^18 entries of 16 bytes = 16 MiB for
  *  all threads (more is slower: two threads' tables then crowd the 32 MiB L3 cache of this machine class). */
@@ -192,6 +196,9 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
   const options = searchOptionsFrom(args, strategy);
   const engine = engineFrom(args);
   await useEngine(engine);
+  const network = networkFileFrom(args);
+  if (strategy === 'network' && network === null) throw new UsageError('the network strategy needs a network: --network FILE (npm run train writes one)');
+  useNetwork(network);
   const tables = tablesFrom(args);
   let tableReports: Awaited<ReturnType<typeof loadOrBuildTables>>['reports'] = [];
   if (tables.on) {
@@ -216,13 +223,14 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
     rows: size,
     cols: size,
     engine,
+    network,
     ...(tables.on ? { tables } : {}),
     ...(bank !== undefined ? { bank } : {}),
   };
   const json = args.flag('json');
 
   process.stdout.write(
-    `bench: ${describeOptions(strategy, options, target, size)}${bank !== undefined ? `, time bank up to ${bank}x` : ''}; ${games} games${starts ? ` from the ${starts.length} boards of ${startFile}` : ''}, seed ${seed}, ${
+    `bench: ${describeOptions(strategy, options, target, size)}${bank !== undefined ? `, time bank up to ${bank}x` : ''}${network !== null && (strategy === 'network' || (strategy === 'expectimax' && options.evaluation !== 'heuristic' && !options.reference)) ? `, network ${network}` : ''}; ${games} games${starts ? ` from the ${starts.length} boards of ${startFile}` : ''}, seed ${seed}, ${
       threads > 1 ? `one at a time, each move searched on ${threads} threads` : `${Math.min(jobs, games)} thread(s)`
     }\n`,
   );
@@ -271,6 +279,7 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
       jobs: threads > 1 ? 1 : Math.min(jobs, games),
       threads,
       engine,
+      network,
       tables: tables.on ? { threshold: tables.threshold, tableMoves: perRun[0].tableMoves } : null,
       bank: bank !== undefined ? { factor: bank, extendedMoves: perRun[0].extendedMoves } : null,
       options: { ...options, target: target ?? null, size },
@@ -293,7 +302,7 @@ async function runGamesOnThreads(
   threads: number,
   onProgress: (p: BenchProgress) => void,
 ): Promise<GameResult[]> {
-  const pool = new SplitPool(threads, settings.engine);
+  const pool = new SplitPool(threads, settings.engine, undefined, settings.network ?? null);
   try {
     await pool.ready();
     const seeds = gameSeeds(seed, games);

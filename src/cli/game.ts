@@ -29,6 +29,8 @@ export interface GameSettings {
    * Undefined: every move gets options.timeMs.
    */
   readonly bank?: number;
+  /** The network file the threads install (null or absent: none; expectimax searches with the heuristic). */
+  readonly network?: string | null;
 }
 
 export interface GameState {

@@ -12,6 +12,7 @@ import { formatBoard } from './board';
 import { playGame } from './game';
 import type { GameState } from './game';
 import { ENGINE_OPTION_SPECS, engineFrom, useEngine } from './engine';
+import { NETWORK_HELP, NETWORK_OPTION_SPECS, networkFileFrom, useNetwork } from './network';
 import { BANK_HELP, BANK_OPTION_SPECS, SEARCH_OPTION_SPECS, SIZE_RANGE, bankFrom, describeSearchOptions, searchOptionsFrom, strategyChoices } from './search-options';
 import { CLI_TABLE_SPECS, TABLES_OPTION_SPECS, installTables, loadOrBuildTables, tablesFrom } from './tables';
 import { formatNumber } from './table';
@@ -30,6 +31,8 @@ Options:
 ${BANK_HELP}
   --reference    expectimax: the reference configuration (SOLVER.md: the native peer's depth rule and cut-off, no time limit)
   --engine E     expectimax search core: wasm (default, WebAssembly) | ts (TypeScript)
+  --eval E       expectimax's leaves: network (default, where a network is loaded) | heuristic
+${NETWORK_HELP}
   --tables on|off  endgame tables (default off; built once, cached in ~/.cache/2048-autopilot/tables/)
   --table-threshold P  play the table's move when its success probability is ≥ P (default 0.5)
   --size N       board N x N, ${SIZE_RANGE.min}..${SIZE_RANGE.max} (default 4)
@@ -44,6 +47,7 @@ const OPTIONS = {
   ...SEARCH_OPTION_SPECS,
   ...BANK_OPTION_SPECS,
   ...ENGINE_OPTION_SPECS,
+  ...NETWORK_OPTION_SPECS,
   ...TABLES_OPTION_SPECS,
   size: { type: 'string' },
   target: { type: 'string' },
@@ -79,6 +83,9 @@ async function main(): Promise<void> {
   const args = parseCommandLine(process.argv.slice(2), OPTIONS);
   const strategy = args.strategy();
   await useEngine(engineFrom(args));
+  const network = networkFileFrom(args);
+  if (strategy === 'network' && network === null) throw new UsageError('the network strategy needs a network: --network FILE (npm run train writes one)');
+  useNetwork(network);
   const seed = args.int('seed', { min: 0, max: 0xffffffff }, Date.now() % 0x100000000) as number;
   const size = args.int('size', SIZE_RANGE, 4) as number;
   const every = args.int('every', { min: 1, max: 1_000_000 }, 100) as number;

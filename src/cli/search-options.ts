@@ -1,7 +1,8 @@
 /** Search options from the command line (--depth, --time-ms, --playouts, --reference), shared by play, solve and bench. */
 import { SEARCH_LIMITS } from '../engine/limits';
 import { STRATEGIES, describeStrategy } from '../engine/strategies/index';
-import type { SearchKnob, SearchOptions, StrategyName } from '../engine/types';
+import { EVALUATIONS } from '../engine/types';
+import type { Evaluation, SearchKnob, SearchOptions, StrategyName } from '../engine/types';
 import { UsageError } from './args';
 import type { ParsedArgs } from './args';
 import { MAX_SIDE, MIN_SIDE } from './board';
@@ -11,6 +12,7 @@ export const SEARCH_OPTION_SPECS = {
   'time-ms': { type: 'string' },
   playouts: { type: 'string' },
   reference: { type: 'boolean' },
+  eval: { type: 'string' },
 } as const;
 
 /** --bank: a game-level setting (GameSettings.bank), read by bankFrom. */
@@ -24,7 +26,7 @@ export const BANK_HELP = `  --bank K       expectimax: a time bank per game: onc
 const BANK_RANGE = { min: 1, max: 16 } as const;
 
 /** The command-line flag of each search option a strategy may take. */
-const FLAGS: Record<SearchKnob, string> = { timeMs: '--time-ms', depth: '--depth', playouts: '--playouts', reference: '--reference' };
+const FLAGS: Record<SearchKnob, string> = { timeMs: '--time-ms', depth: '--depth', playouts: '--playouts', reference: '--reference', evaluation: '--eval' };
 
 /** The board sides the CLI plays (--size). */
 export const SIZE_RANGE = { min: MIN_SIDE, max: MAX_SIDE } as const;
@@ -36,7 +38,7 @@ export function strategyChoices(): string {
 
 /** The search options given; with a strategy, an option that strategy does not take is a UsageError. */
 export function searchOptionsFrom(args: ParsedArgs, strategy?: StrategyName): SearchOptions {
-  const options: { depth?: number; timeMs?: number; playouts?: number; reference?: boolean } = {};
+  const options: { depth?: number; timeMs?: number; playouts?: number; reference?: boolean; evaluation?: Evaluation } = {};
   const depth = args.int('depth', SEARCH_LIMITS.depth);
   const timeMs = args.int('time-ms', SEARCH_LIMITS.timeMs);
   const playouts = args.int('playouts', SEARCH_LIMITS.playouts);
@@ -44,6 +46,8 @@ export function searchOptionsFrom(args: ParsedArgs, strategy?: StrategyName): Se
   if (timeMs !== undefined) options.timeMs = timeMs;
   if (playouts !== undefined) options.playouts = playouts;
   if (args.flag('reference')) options.reference = true;
+  if (args.has('eval')) options.evaluation = args.choice<Evaluation>('eval', EVALUATIONS, 'network');
+  if (options.reference && options.evaluation === 'network') throw new UsageError('--reference searches with the heuristic: leave out --eval network');
   if (strategy) {
     const takes = describeStrategy(strategy).takes;
     for (const knob of Object.keys(options) as SearchKnob[]) {
@@ -62,6 +66,7 @@ export function describeSearchOptions(options: SearchOptions): string[] {
   if (options.timeMs !== undefined) parts.push(`time ${options.timeMs} ms`);
   if (options.playouts !== undefined) parts.push(`playouts ${options.playouts}`);
   if (options.reference) parts.push('reference configuration');
+  if (options.evaluation !== undefined) parts.push(`${options.evaluation} evaluation`);
   return parts;
 }
 

@@ -9,6 +9,7 @@ import type { SearchOptions } from '../engine/index';
 import { UsageError, parseCommandLine, runCli } from './args';
 import { MAX_SIDE, MIN_SIDE, formatBoard, parseBoard } from './board';
 import { ENGINE_OPTION_SPECS, engineFrom, useEngine } from './engine';
+import { NETWORK_HELP, NETWORK_OPTION_SPECS, networkFileFrom, useNetwork } from './network';
 import { SEARCH_OPTION_SPECS, describeSearchOptions, searchOptionsFrom, strategyChoices } from './search-options';
 import { formatNumber, formatTable } from './table';
 
@@ -25,6 +26,8 @@ Searches one position and prints the value of every move and the best move.
   --time-ms T    think time                    --depth D    search depth
   --playouts P   Monte-Carlo playouts per move --seed K     seed for randomized strategies
   --engine E     expectimax search core: wasm (default, WebAssembly) | ts (TypeScript)
+  --eval E       expectimax's leaves: network (default, where a network is loaded) | heuristic
+${NETWORK_HELP}
   --reference    expectimax: the reference configuration (SOLVER.md)
   --json         the choice as one JSON object on the last line
   -h, --help     this help
@@ -37,6 +40,7 @@ const OPTIONS = {
   strategy: { type: 'string' },
   ...SEARCH_OPTION_SPECS,
   ...ENGINE_OPTION_SPECS,
+  ...NETWORK_OPTION_SPECS,
   seed: { type: 'string' },
   json: { type: 'boolean' },
 } as const;
@@ -57,10 +61,14 @@ async function main(): Promise<void> {
   const options: SearchOptions = { ...searchOptionsFrom(args, strategyName), ...(seed !== undefined ? { seed } : {}) };
 
   await useEngine(engineFrom(args));
+  const network = networkFileFrom(args);
+  if (strategyName === 'network' && network === null) throw new UsageError('the network strategy needs a network: --network FILE (npm run train writes one)');
+  useNetwork(network);
   const choice = await getStrategy(strategyName).chooseMove(grid, options);
   const lines = [`board ${grid.rows}x${grid.cols}:`, ...formatBoard(grid), ''];
   const details = [`strategy ${strategyName}`, ...describeSearchOptions(options)];
   if (choice.engine) details.push(`engine ${choice.engine}`);
+  if (choice.evaluation) details.push(`${choice.evaluation} evaluation`);
   if (choice.depth > 0) details.push(`depth reached ${choice.depth}`);
   details.push(`${formatNumber(choice.nodes)} nodes`, `${choice.ms.toFixed(1)} ms`);
   lines.push(details.join(', '), '');

@@ -44,6 +44,7 @@ export class SplitPool {
     private readonly threads: number,
     engine: SearchEngine = 'wasm',
     tableBits?: number,
+    network: string | null = null,
   ) {
     const withTable = tableBits !== undefined && engine === 'wasm';
     this.split = withTable ? { buffer: createSplitBuffer(), jobs: createJobBoard(), generation: 1 } : null;
@@ -51,6 +52,7 @@ export class SplitPool {
     for (let i = 0; i < threads; i++) {
       const workerData: SplitWorkerData = {
         engine,
+        network,
         split: this.split && memory && tableBits !== undefined ? { worker: i, memory, bits: tableBits, buffer: this.split.buffer, jobs: this.split.jobs } : undefined,
       };
       const worker = new Worker(WORKER_ENTRY, { workerData });

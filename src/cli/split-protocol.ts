@@ -5,6 +5,8 @@ import type { Grid, MoveChoice, SearchEngine, SearchOptions, SplitPlan, Strategy
 /** What a split worker thread is started with. */
 export interface SplitWorkerData {
   readonly engine: SearchEngine;
+  /** The network file each thread installs for its parts (null: none). */
+  readonly network?: string | null;
   /** Split searches (a pool with a shared table): this thread's number, the shared memory of the threads'
    *  shared-table cores, the table's size, the split buffer (createSplitBuffer) and the job board. */
   readonly split?: {

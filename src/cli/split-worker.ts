@@ -6,6 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { getStrategy, workSplit } from '../engine/index';
 import { sharedCore, useEngine } from './engine';
+import { useNetwork } from './network';
 import { finishJob, waitForJob } from './split-protocol';
 import type { ChooseRequest, SplitReply, SplitWorkerData } from './split-protocol';
 
@@ -41,7 +42,9 @@ if (data.split) {
   }
   port.close();
 } else {
-  const ready = useEngine(engine);
+  const ready = useEngine(engine).then(() => {
+    useNetwork(data.network ?? null);
+  });
   ready.then(
     () => port.postMessage({ type: 'ready' } satisfies SplitReply),
     () => undefined,

@@ -31,6 +31,11 @@ export interface SearchOptions {
   readonly rootMoves?: readonly Direction[];
   /** Expectimax: follow SOLVER.md's reference configuration exactly (no time budget, reference depth). */
   readonly reference?: boolean;
+  /**
+   * Expectimax: what values its leaves — the learned network (the default where one is loaded, on 4x4
+   * boards with the WebAssembly core) or the heuristic. The reference configuration always uses the heuristic.
+   */
+  readonly evaluation?: Evaluation;
   /** Expectimax: log2 of the transposition-table capacity in entries (bounded memory). */
   readonly ttSizeLog2?: number;
   /**
@@ -99,7 +104,7 @@ export type Evaluation = (typeof EVALUATIONS)[number];
 export type SearchEngine = 'wasm' | 'ts';
 
 /** The search options a strategy reads (the others it ignores): the popup shows and the CLI checks these. */
-export type SearchKnob = 'timeMs' | 'depth' | 'playouts' | 'reference';
+export type SearchKnob = 'timeMs' | 'depth' | 'playouts' | 'reference' | 'evaluation';
 
 /**
  * How the worker pool splits one search of a strategy over workers:

@@ -24,9 +24,23 @@ export function loadNetworkIntoCore(core: WasmCore, network: Network, options: {
   }
   core.useNetwork(1);
   coreNetworks.set(core, network);
+  networkInUse.set(core, true);
 }
 
 /** The network `core` evaluates with, if any. */
 export function coreNetwork(core: WasmCore): Network | undefined {
   return coreNetworks.get(core);
+}
+
+const networkInUse = new WeakMap<WasmCore, boolean>();
+
+/**
+ * Make `core` value leaves with its network (loaded with loadNetworkIntoCore) or with the heuristic; a change
+ * forgets its table (entries valued the other way must not serve). Returns whether the network is in use.
+ */
+export function useCoreNetwork(core: WasmCore, on: boolean): boolean {
+  const use = on && coreNetworks.has(core);
+  if ((networkInUse.get(core) ?? coreNetworks.has(core)) !== use) core.useNetwork(use ? 1 : 0);
+  networkInUse.set(core, use);
+  return use;
 }

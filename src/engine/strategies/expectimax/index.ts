@@ -14,7 +14,7 @@
  * bitboard; other sizes (and 4x4 boards holding tiles above 32768) the TypeScript search on rank arrays
  * (./ts-search.ts).
  */
-import type { Grid, MoveChoice, MoveValues, SearchEngine, SearchOptions, Strategy } from '../../types';
+import type { Evaluation, Grid, MoveChoice, MoveValues, SearchEngine, SearchOptions, Strategy } from '../../types';
 import { fitsBitboard, fromGrid, OUT } from '../../board';
 import { DEFAULT_TT_LOG2, ttConfigure } from '../../ttable';
 import { checkAbort, choice, deepen, intOption, now, prepare, timeBudget, valuesOf, yieldToEventLoop } from '../common';
@@ -24,6 +24,8 @@ import { DEFAULT_TIME_MS } from '../../limits';
 import { searchRootTs } from './ts-search';
 import type { SearchContext, TsBoard } from './ts-search';
 import { TimeManager, nodeBudget } from './time-manager';
+import { networkCore } from '../../network/installed';
+import { useCoreNetwork } from '../../wasm/network';
 
 export { worthExtending } from './time-manager';
 
@@ -97,6 +99,20 @@ function boardOf(grid: Grid, ranks: Uint8Array, path: SearchPath = 'fast'): Boar
   return { rows: grid.rows, cols: grid.cols, bitboard: false, lo: 0, hi: 0, ranks, core: null };
 }
 
+/**
+ * Set the board's core to evaluate as `options` ask (the network by default, where one is loaded) and say
+ * what evaluates: the network only on the WebAssembly core with a network loaded, never in the reference
+ * configuration; the heuristic otherwise.
+ */
+function prepareEvaluation(board: Board, options: SearchOptions | undefined): Evaluation {
+  const wanted = !options?.reference && (options?.evaluation ?? 'network') === 'network';
+  if (!board.core) return 'heuristic';
+  const core = wanted ? networkCore() : null;
+  if (core === board.core) return useCoreNetwork(core, true) ? 'network' : 'heuristic';
+  useCoreNetwork(board.core, false);
+  return 'heuristic';
+}
+
 function engineOf(board: Board): SearchEngine {
   return board.core ? 'wasm' : 'ts';
 }
@@ -113,6 +129,7 @@ export function referenceSearch(
   const { ranks } = prepare(grid, undefined, undefined);
   const board = boardOf(grid, ranks, path);
   const limit = referenceDepth(ranks);
+  prepareEvaluation(board, { reference: true });
   configureTable(board, REFERENCE_TT_LOG2, true);
   const values: number[] = [];
   const counts: number[] = [];
@@ -129,7 +146,8 @@ async function chooseMove(grid: Grid, options?: SearchOptions, signal?: AbortSig
   const { ranks, roots } = prepare(grid, options, signal);
   const board = boardOf(grid, ranks);
   const engine = engineOf(board);
-  if (roots.length === 0) return choice('expectimax', {}, { depth: 0, nodes: 0, started, engine });
+  const evaluation = prepareEvaluation(board, options);
+  if (roots.length === 0) return { ...choice('expectimax', {}, { depth: 0, nodes: 0, started, engine }), evaluation };
   const context: SearchContext = { deadline: Infinity, signal, executions: 0, maxExecutions: Infinity };
 
   // Reference or fixed depth: one search, no deadline. Kept apart from deepen() on purpose: the reference
@@ -145,11 +163,11 @@ async function chooseMove(grid: Grid, options?: SearchOptions, signal?: AbortSig
       if (Number.isNaN(v)) checkAbort(signal);
       scores[roots[i]] = v;
     }
-    return choice('expectimax', valuesOf(roots, scores), { depth: limit, nodes: context.executions, started, engine });
+    return { ...choice('expectimax', valuesOf(roots, scores), { depth: limit, nodes: context.executions, started, engine }), evaluation };
   }
 
   const timeMs = timeBudget(options, DEFAULT_TIME_MS);
-  if (board.core) return timeManager.spendBudget(board.core, board.lo >>> 0, board.hi >>> 0, roots, timeMs, options, signal, started);
+  if (board.core) return { ...(await timeManager.spendBudget(board.core, board.lo >>> 0, board.hi >>> 0, roots, timeMs, options, signal, started)), evaluation };
 
   // The TypeScript engine with a time budget: iterative deepening, keeping the last completed depth.
   const valuesByDepth: MoveValues[] = [{}];
@@ -184,7 +202,7 @@ async function chooseMove(grid: Grid, options?: SearchOptions, signal?: AbortSig
       return true;
     },
   });
-  return choice('expectimax', values, { depth, nodes: context.executions, started, valuesByDepth, engine });
+  return { ...choice('expectimax', values, { depth, nodes: context.executions, started, valuesByDepth, engine }), evaluation };
 }
 
 export const expectimax: Strategy = {
@@ -192,7 +210,7 @@ export const expectimax: Strategy = {
   label: 'Expectimax (strongest)',
   description:
     'Looks several moves ahead, averaging over where the next tile may appear; the strongest strategy (default).',
-  takes: ['timeMs', 'depth', 'reference'],
+  takes: ['timeMs', 'depth', 'reference', 'evaluation'],
   split: 'root-moves',
   chooseMove,
 };
