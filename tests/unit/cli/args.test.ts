@@ -135,9 +135,18 @@ describe('search options read from the strategy descriptors', () => {
     expect(() => searchOptionsFrom(parse(['--playouts', '3']), 'expectimax')).toThrow(UsageError);
   });
 
+  it('reads --eval for expectimax, and refuses it elsewhere, with --reference, or misspelt', () => {
+    expect(searchOptionsFrom(parse(['--eval', 'heuristic', '--time-ms', '20']), 'expectimax')).toEqual({ evaluation: 'heuristic', timeMs: 20 });
+    expect(searchOptionsFrom(parse(['--eval', 'network']), 'expectimax')).toEqual({ evaluation: 'network' });
+    expect(() => searchOptionsFrom(parse(['--eval', 'network']), 'greedy')).toThrow(/--eval does not apply to the greedy strategy/);
+    expect(() => searchOptionsFrom(parse(['--eval', 'network', '--reference']), 'expectimax')).toThrow(/--reference searches with the heuristic/);
+    expect(() => searchOptionsFrom(parse(['--eval', 'nn']), 'expectimax')).toThrow(/--eval must be one of network, heuristic/);
+  });
+
   it('lists every strategy with its options in the usage', () => {
     const text = strategyChoices();
-    expect(text).toContain('expectimax (--time-ms, --depth, --reference)');
+    expect(text).toContain('expectimax (--time-ms, --depth, --reference, --eval)');
+    expect(text).toContain('| network |');
     expect(text).toContain('montecarlo (--playouts, --time-ms)');
     expect(text).toMatch(/\| random$/);
   });

@@ -1,0 +1,72 @@
+/**
+ * The CLI with a learned network: the "network" strategy plays a bench with a network file (a tiny one
+ * trained here in a second), expectimax says which evaluation it searched with, and a missing, absent or
+ * corrupt network is refused with one line.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeNetwork, quantise } from '../../../src/engine/network/format';
+import { weightCount } from '../../../src/engine/network/shapes';
+import { instantiateTrainer } from '../../../src/cli/train/protocol';
+import { TRAIN_WASM_FILE } from '../../../src/cli/wasm-files';
+
+const ROOT = resolve(__dirname, '../../..');
+const TSX = join(ROOT, 'node_modules/.bin/tsx');
+const tmp = mkdtempSync(join(tmpdir(), 'network-cli-'));
+const file = join(tmp, 'tiny.ntn');
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+beforeAll(() => {
+  const memory = new WebAssembly.Memory({ initial: 64, maximum: 65536, shared: true });
+  const trainer = instantiateTrainer(new WebAssembly.Module(readFileSync(TRAIN_WASM_FILE)), memory);
+  const at = trainer.setup(1, 1, 1, 0, 1);
+  trainer.useThread(0, 3, 0, 1);
+  trainer.configure(1, 0.5, 5, 1, 1);
+  trainer.train(500);
+  const q = quantise(new Float32Array(memory.buffer, at, weightCount('4x4')).slice());
+  writeFileSync(file, encodeNetwork({ shape: '4x4', encoding: 'i16', scale: q.scale, weights: q.weights, metadata: { test: 'tiny' } }));
+});
+
+function run(command: 'bench' | 'solve', args: readonly string[]) {
+  const result = spawnSync(TSX, [join(ROOT, `src/cli/${command}.ts`), ...args], { cwd: ROOT, encoding: 'utf8', timeout: 90_000 });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe('the CLI with a network', () => {
+  it('benches the network strategy with a network file', () => {
+    const result = run('bench', ['--strategy', 'network', '--network', file, '--games', '6', '--seed', '1', '--jobs', '2', '--json']);
+    expect(result.status).toBe(0);
+    const summary = JSON.parse(result.stdout.trim().split('\n').at(-1) ?? '{}') as { games: number; network: string; score: { mean: number } };
+    expect(summary.games).toBe(6);
+    expect(summary.network).toBe(file);
+    // The tiny network after 500 games reaches 1024 in most games; random play scores under 1 000.
+    expect(summary.score.mean).toBeGreaterThan(5000);
+  }, 120_000);
+
+  it('says which evaluation expectimax searched with', () => {
+    const board = ['--board', '0,0,0,4,0,2,4,8,2,0,16,256,2,4,128,1024', '--depth', '2'];
+    expect(run('solve', [...board, '--network', file]).stdout).toMatch(/network evaluation/);
+    expect(run('solve', [...board, '--network', file, '--eval', 'heuristic']).stdout).toMatch(/heuristic evaluation/);
+    expect(run('solve', [...board, '--network', 'none']).stdout).toMatch(/heuristic evaluation/);
+  }, 120_000);
+
+  it('refuses a missing network, no network for the network strategy, and a corrupt file', () => {
+    const missing = run('bench', ['--strategy', 'network', '--network', join(tmp, 'nope.ntn'), '--games', '1']);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toMatch(/^error: --network: no such file/);
+    const none = run('bench', ['--strategy', 'network', '--network', 'none', '--games', '1']);
+    expect(none.status).toBe(2);
+    expect(none.stderr).toMatch(/^error: the network strategy needs a network/);
+    const corrupt = join(tmp, 'corrupt.ntn');
+    const bytes = readFileSync(file);
+    bytes[bytes.length - 10] ^= 0xff;
+    writeFileSync(corrupt, bytes);
+    const bad = run('solve', ['--board', '0,0,0,4,0,2,4,8,2,0,16,256,2,4,128,1024', '--network', corrupt]);
+    expect(bad.status).toBe(1);
+    expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+    expect(bad.stderr).toMatch(/cannot use the network .*corrupt/);
+  }, 120_000);
+});
