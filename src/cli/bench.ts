@@ -31,7 +31,7 @@ import { SplitPool } from './split-pool';
 import type { ReferencePosition, SearchedPosition } from './positions';
 import { ENGINE_OPTION_SPECS, engineFrom, useEngine } from './engine';
 import { NETWORK_HELP, NETWORK_OPTION_SPECS, networkFileFrom, useNetwork } from './network';
-import { BANK_HELP, BANK_OPTION_SPECS, SEARCH_OPTION_SPECS, SIZE_RANGE, bankFrom, describeSearchOptions, searchOptionsFrom, strategyChoices } from './search-options';
+import { BANK_HELP, BANK_OPTION_SPECS, bankFrom, describeSearchOptions, EVALUATION_HELP, SEARCH_OPTION_SPECS, searchOptionsFrom, SIZE_RANGE, strategyChoices } from './search-options';
 import { CLI_TABLE_SPECS, TABLES_OPTION_SPECS, installTables, loadOrBuildTables, tablesCacheDir, tablesFrom } from './tables';
 import { REACH_TILES, summarizeBench } from './stats';
 import { median } from '../shared/statistics';
@@ -65,7 +65,7 @@ Options:
 ${BANK_HELP}
   --reference    expectimax: the reference configuration (SOLVER.md: the native peer's depth rule and cut-off, no time limit)
   --engine E     expectimax search core: wasm (default, WebAssembly) | ts (TypeScript)
-  --eval E       expectimax's leaves: network (default, where a network is loaded) | heuristic
+${EVALUATION_HELP}
 ${NETWORK_HELP}
   --tables on|off  endgame tables (default off): built once, cached in ~/.cache/2048-autopilot/tables/
   --table-threshold P  play the table's move when its success probability is ≥ P (default 0.5)

@@ -13,10 +13,15 @@ export const SEARCH_OPTION_SPECS = {
   playouts: { type: 'string' },
   reference: { type: 'boolean' },
   eval: { type: 'string' },
+  easy: { type: 'string' },
 } as const;
 
 /** --bank: a game-level setting (GameSettings.bank), read by bankFrom. */
 export const BANK_OPTION_SPECS = { bank: { type: 'string' } } as const;
+
+/** --eval's and --easy's lines of the commands' help. */
+export const EVALUATION_HELP = `  --eval E       expectimax's leaves: network (default, where a network is loaded) | heuristic
+  --easy on|off  expectimax: end early in easy positions (default on) | spend every move's whole budget`;
 
 /** --bank's lines of play's and bench's help. */
 export const BANK_HELP = `  --bank K       expectimax: a time bank per game: once earlier moves have left K-1 times --time-ms unspent,
@@ -26,7 +31,7 @@ export const BANK_HELP = `  --bank K       expectimax: a time bank per game: onc
 const BANK_RANGE = { min: 1, max: 16 } as const;
 
 /** The command-line flag of each search option a strategy may take. */
-const FLAGS: Record<SearchKnob, string> = { timeMs: '--time-ms', depth: '--depth', playouts: '--playouts', reference: '--reference', evaluation: '--eval' };
+const FLAGS: Record<SearchKnob, string> = { timeMs: '--time-ms', depth: '--depth', playouts: '--playouts', reference: '--reference', evaluation: '--eval', easyStops: '--easy' };
 
 /** The board sides the CLI plays (--size). */
 export const SIZE_RANGE = { min: MIN_SIDE, max: MAX_SIDE } as const;
@@ -38,7 +43,7 @@ export function strategyChoices(): string {
 
 /** The search options given; with a strategy, an option that strategy does not take is a UsageError. */
 export function searchOptionsFrom(args: ParsedArgs, strategy?: StrategyName): SearchOptions {
-  const options: { depth?: number; timeMs?: number; playouts?: number; reference?: boolean; evaluation?: Evaluation } = {};
+  const options: { depth?: number; timeMs?: number; playouts?: number; reference?: boolean; evaluation?: Evaluation; easyStops?: boolean } = {};
   const depth = args.int('depth', SEARCH_LIMITS.depth);
   const timeMs = args.int('time-ms', SEARCH_LIMITS.timeMs);
   const playouts = args.int('playouts', SEARCH_LIMITS.playouts);
@@ -47,6 +52,7 @@ export function searchOptionsFrom(args: ParsedArgs, strategy?: StrategyName): Se
   if (playouts !== undefined) options.playouts = playouts;
   if (args.flag('reference')) options.reference = true;
   if (args.has('eval')) options.evaluation = args.choice<Evaluation>('eval', EVALUATIONS, 'network');
+  if (args.has('easy')) options.easyStops = args.choice('easy', ['on', 'off'], 'on') === 'on';
   if (options.reference && options.evaluation === 'network') throw new UsageError('--reference searches with the heuristic: leave out --eval network');
   if (strategy) {
     const takes = describeStrategy(strategy).takes;
@@ -67,6 +73,7 @@ export function describeSearchOptions(options: SearchOptions): string[] {
   if (options.playouts !== undefined) parts.push(`playouts ${options.playouts}`);
   if (options.reference) parts.push('reference configuration');
   if (options.evaluation !== undefined) parts.push(`${options.evaluation} evaluation`);
+  if (options.easyStops !== undefined) parts.push(`easy stops ${options.easyStops ? 'on' : 'off'}`);
   return parts;
 }
 

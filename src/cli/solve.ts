@@ -10,7 +10,7 @@ import { UsageError, parseCommandLine, runCli } from './args';
 import { MAX_SIDE, MIN_SIDE, formatBoard, parseBoard } from './board';
 import { ENGINE_OPTION_SPECS, engineFrom, useEngine } from './engine';
 import { NETWORK_HELP, NETWORK_OPTION_SPECS, networkFileFrom, useNetwork } from './network';
-import { SEARCH_OPTION_SPECS, describeSearchOptions, searchOptionsFrom, strategyChoices } from './search-options';
+import { describeSearchOptions, EVALUATION_HELP, SEARCH_OPTION_SPECS, searchOptionsFrom, strategyChoices } from './search-options';
 import { formatNumber, formatTable } from './table';
 
 const USAGE = `Usage: npm run solve -- --board "V1,V2,...,Vn" [--rows R --cols C] [--strategy S]
@@ -26,7 +26,7 @@ Searches one position and prints the value of every move and the best move.
   --time-ms T    think time                    --depth D    search depth
   --playouts P   Monte-Carlo playouts per move --seed K     seed for randomized strategies
   --engine E     expectimax search core: wasm (default, WebAssembly) | ts (TypeScript)
-  --eval E       expectimax's leaves: network (default, where a network is loaded) | heuristic
+${EVALUATION_HELP}
 ${NETWORK_HELP}
   --reference    expectimax: the reference configuration (SOLVER.md)
   --json         the choice as one JSON object on the last line

@@ -51,6 +51,12 @@ export interface SearchOptions {
    * bank), so that the game's mean stays within timeMs.
    */
   readonly extraMs?: number;
+  /**
+   * Expectimax with a time budget on the WebAssembly core: end the search before its budget in an easy
+   * position (its best move settled; the calmer the position or the clearer the best move, the sooner).
+   * Default true; false spends every budget (the behaviour before, for comparisons).
+   */
+  readonly easyStops?: boolean;
 }
 
 /**
@@ -104,7 +110,7 @@ export type Evaluation = (typeof EVALUATIONS)[number];
 export type SearchEngine = 'wasm' | 'ts';
 
 /** The search options a strategy reads (the others it ignores): the popup shows and the CLI checks these. */
-export type SearchKnob = 'timeMs' | 'depth' | 'playouts' | 'reference' | 'evaluation';
+export type SearchKnob = 'timeMs' | 'depth' | 'playouts' | 'reference' | 'evaluation' | 'easyStops';
 
 /**
  * How the worker pool splits one search of a strategy over workers:

@@ -167,7 +167,7 @@ async function chooseMove(grid: Grid, options?: SearchOptions, signal?: AbortSig
   }
 
   const timeMs = timeBudget(options, DEFAULT_TIME_MS);
-  if (board.core) return { ...(await timeManager.spendBudget(board.core, board.lo >>> 0, board.hi >>> 0, roots, timeMs, options, signal, started)), evaluation };
+  if (board.core) return { ...(await timeManager.spendBudget(board.core, board.lo >>> 0, board.hi >>> 0, roots, timeMs, options, signal, started, evaluation === 'network')), evaluation };
 
   // The TypeScript engine with a time budget: iterative deepening, keeping the last completed depth.
   const valuesByDepth: MoveValues[] = [{}];
@@ -210,7 +210,7 @@ export const expectimax: Strategy = {
   label: 'Expectimax (strongest)',
   description:
     'Looks several moves ahead, averaging over where the next tile may appear; the strongest strategy (default).',
-  takes: ['timeMs', 'depth', 'reference', 'evaluation'],
+  takes: ['timeMs', 'depth', 'reference', 'evaluation', 'easyStops'],
   split: 'root-moves',
   chooseMove,
 };

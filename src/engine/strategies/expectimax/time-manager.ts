@@ -54,9 +54,20 @@ export interface TimeManagerConfig {
   readonly recentDepthMemory: number;
   readonly recentDepthSampleWeight: number;
   readonly initialRecentDepth: number;
+  /**
+   * Time where it matters (with the learned evaluation, whose shallow values are good: spendBudget's `easy`):
+   * once easyMinDepth is complete, a search's deadline comes at its position's share of the budget — calm positions (many empty cells, where no move loses the game) take a
+   * small share, cramped ones all of it; a clearly best move (ahead of the second by clearMargin of its
+   * value) ends the search at clearShare.
+   */
+  readonly easyMinDepth: number;
+  /** [at least this many empty cells, share of the budget], most empty first; fewer cells: the whole budget. */
+  readonly calmShares: readonly (readonly [number, number])[];
+  readonly clearMargin: number;
+  readonly clearShare: number;
 }
 
-const TIME_MANAGER_CONFIG: TimeManagerConfig = Object.freeze({
+const TIME_MANAGER_CONFIG: TimeManagerConfig = Object.freeze<TimeManagerConfig>({
   tableLog2: 21,
   deadlineShare: 0.97,
   deadlineMarginMs: 1,
@@ -80,7 +91,46 @@ const TIME_MANAGER_CONFIG: TimeManagerConfig = Object.freeze({
   recentDepthMemory: 0.9,
   recentDepthSampleWeight: 0.1,
   initialRecentDepth: 8,
+  easyMinDepth: 1,
+  calmShares: [
+    [8, 0.03],
+    [6, 0.06],
+    [4, 0.2],
+    [3, 0.5],
+  ],
+  clearMargin: 0.02,
+  clearShare: 0.1,
 });
+
+/** Empty cells of a 4x4 bitboard given as two 32-bit halves. */
+function emptyCells(lo: number, hi: number): number {
+  let n = 0;
+  for (let i = 0; i < 8; i++) {
+    if (((lo >>> (4 * i)) & 0xf) === 0) n++;
+    if (((hi >>> (4 * i)) & 0xf) === 0) n++;
+  }
+  return n;
+}
+
+/**
+ * The share of its budget a search of this position may stop at once its best move is settled (see
+ * TimeManagerConfig.calmShares and clearMargin): 1 when it must spend it all.
+ */
+export function easyShare(config: Pick<TimeManagerConfig, 'calmShares' | 'clearMargin' | 'clearShare'>, lo: number, hi: number, values: MoveValues): number {
+  const empty = emptyCells(lo, hi);
+  let share = 1;
+  for (const [cells, calm] of config.calmShares) {
+    if (empty >= cells) {
+      share = calm;
+      break;
+    }
+  }
+  const sorted = Object.values(values)
+    .filter((v): v is number => v !== undefined)
+    .sort((a, b) => b - a);
+  if (sorted.length >= 2 && sorted[0] - sorted[1] >= config.clearMargin * Math.abs(sorted[0])) share = Math.min(share, config.clearShare);
+  return share;
+}
 
 /** options.maxNodes: the move executions a timed search may do in all (Infinity when not given). */
 export function nodeBudget(options: SearchOptions | undefined): number {
@@ -143,6 +193,7 @@ export class TimeManager {
     options: SearchOptions | undefined,
     signal: AbortSignal | undefined,
     started: number,
+    easy = true,
   ): Promise<MoveChoice> {
     const c = this.config;
     core.ttConfigure(options?.ttSizeLog2 ?? c.tableLog2, false);
@@ -158,6 +209,8 @@ export class TimeManager {
     const extraMs = Number.isFinite(options?.extraMs) ? Math.max(0, options?.extraMs ?? 0) : 0;
     let extended = false;
     const maxExecutions = nodeBudget(options);
+    // Tests and exact measurements fix the work (maxNodes): no easy stop then.
+    const easyStops = easy && maxExecutions === Infinity && options?.easyStops !== false;
     let order = [...roots];
     const scores = [0, 0, 0, 0];
     let completed: MoveValues = {};
@@ -220,6 +273,12 @@ export class TimeManager {
       completed = valuesOf(roots, scores);
       completedDepth = depth;
       valuesByDepth[depth] = completed;
+      // An easy position: its share of the budget is its deadline from here on.
+      if (easyStops && depth >= c.easyMinDepth) {
+        const soft = started + timeMs * easyShare(c, lo, hi, completed);
+        if (now() >= soft) break;
+        deadline = Math.min(deadline, soft);
+      }
       order = [...roots].sort((a, b) => scores[b] - scores[a]);
       move = order[0];
       iterationExecutions.push(executions - before);
