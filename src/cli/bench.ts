@@ -53,7 +53,7 @@ Options:
   --playouts P   Monte-Carlo playouts per move      --runs R     repeat the bench R times (default 1)
   --size N       board size N x N (default 4)       --json       JSON summary as the last stdout line
 ${BANK_HELP}
-  --reference    expectimax: the reference configuration (SOLVER.md: the native peer's depth rule and cut-off, no time limit)
+  --reference    expectimax: the reference configuration (the native peer's depth rule and cut-off, no time limit)
   --engine E     expectimax search core: wasm (default, WebAssembly) | ts (TypeScript)
   --eval E       expectimax's leaves: network (default, where a network is loaded) | heuristic
 ${NETWORK_HELP}

@@ -1,5 +1,5 @@
 /**
- * geometry — any DOM board, found by its shape rather than by names (SITES.md §3): the largest
+ * geometry — any DOM board, found by its shape rather than by names (docs: sites.md, "Other clones"): the largest
  * grid-aligned set of elements showing powers of two (as text, or as a value class such as `tile-64`,
  * `field-64`), with empty cells (`.empty`, `field-empty`, blank cells) completing the lattice. Three
  * layouts (rows, cells, positioned: ./geometry-layout.ts reads them), open shadow roots included.
