@@ -24,7 +24,7 @@
  *    on a 4x4 page; the first hint also pays for injecting the content script and is shown apart.
  *    When the driver publishes `performance.measure` entries whose names mention detect or read, their
  *    durations are printed too (the page and the content script share the document's performance
- *    timeline). The extension no longer does (no trace on the page's timeline, issue 11): a build made
+ *    timeline). The extension no longer does (no trace on the page's timeline): a build made
  *    for measuring can turn them on with the driver's `measure` option.
  *
  * Figures are medians and 95th percentiles over the samples; the machine's other load makes them noisy.

@@ -5,7 +5,7 @@
  *   npx tsx tools/snapshot-fixtures.ts [--check-only | --snapshot-only] [--seed 2048] [--out DIR]
  *
  * Check: on every playable page, trusted key presses (page.keyboard) move the board; a synthetic
- * KeyboardEvent carrying every field (SITES.md §4) moves it too, except on play2048-like, which ignores
+ * KeyboardEvent carrying every field (docs/sites.md, "Synthetic keys") moves it too, except on play2048-like, which ignores
  * untrusted keys and is played through its module store instead; an event with `key` only moves exactly
  * the pages that read `event.key`; page-specific quirks hold (angular-like throws on an event dispatched on
  * `document`, svelte-like drops input for 300 ms, play2048-like's powerup selection, undo and obfuscated
@@ -237,7 +237,7 @@ async function checkPage(browser: Browser, origin: string, spec: PageSpec, check
     checks.ok(label('the move follows the rules (slide + one spawned 2 or 4)'), spawned.length === 1 && (spawned[0] === 2 || spawned[0] === 4), JSON.stringify(after.board));
     checks.ok(label('score grows by the merged values'), after.score === v.score + expected.scoreGain);
 
-    // A synthetic event with every field (SITES.md §4).
+    // A synthetic event with every field (docs/sites.md, "Synthetic keys").
     v = after;
     dir = legalMove(v.board);
     await synthetic(page, fullFields(dir ?? 'left'));

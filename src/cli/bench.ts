@@ -3,19 +3,9 @@
  *                  [--playouts P] [--runs R] [--size N] [--start FILE] [--json]
  * npm run bench -- --positions FILE.tsv [--limit N] [--json]
  */
-import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import {
-  DIRECTIONS,
-  MAX_SPLIT_THREADS,
-  estimateRootCosts,
-  getStrategy,
-  legalMoves,
-  maxTile,
-  mergeChoices,
-  planSplit,
-} from '../engine/index';
-import type { Direction, Grid, MoveChoice, SearchOptions, StrategyName } from '../engine/index';
+import { getStrategy, legalMoves, maxTile, mergeChoices } from '../engine/index';
+import type { Grid, MoveChoice, SearchOptions, StrategyName } from '../engine/index';
 import { planParts } from '../solver/pool';
 import { playGame } from './game';
 import { parseStartBoards } from './board';
@@ -26,9 +16,7 @@ import { ParsedArgs, UsageError, parseCommandLine, runCli } from './args';
 import { runGamesInWorkers, settingsOfGame } from './bench-pool';
 import type { BenchProgress } from './bench-pool';
 import type { GameSettings } from './game';
-import { PositionsFormatError, compareWithReference, parsePositionsTsv } from './positions';
 import { SplitPool } from './split-pool';
-import type { ReferencePosition, SearchedPosition } from './positions';
 import { ENGINE_OPTION_SPECS, engineFrom, useEngine } from './engine';
 import { NETWORK_HELP, NETWORK_OPTION_SPECS, networkFileFrom, useNetwork } from './network';
 import { BANK_HELP, BANK_OPTION_SPECS, bankFrom, describeSearchOptions, EVALUATION_HELP, SEARCH_OPTION_SPECS, searchOptionsFrom, SIZE_RANGE, strategyChoices } from './search-options';
@@ -37,6 +25,8 @@ import { REACH_TILES, summarizeBench } from './stats';
 import { median } from '../shared/statistics';
 import type { BenchSummary } from './stats';
 import { formatNumber, formatPercent, formatTable } from './table';
+import { endProgress, progress, readText } from './progress-line';
+import { positionsBench } from './positions-bench';
 
 const USAGE = `Usage:
   npm run bench -- --strategy S --games N --seed K [--jobs J] [--target TILE] [--depth D]
@@ -63,7 +53,7 @@ Options:
   --playouts P   Monte-Carlo playouts per move      --runs R     repeat the bench R times (default 1)
   --size N       board size N x N (default 4)       --json       JSON summary as the last stdout line
 ${BANK_HELP}
-  --reference    expectimax: the reference configuration (SOLVER.md: the native peer's depth rule and cut-off, no time limit)
+  --reference    expectimax: the reference configuration (the native peer's depth rule and cut-off, no time limit)
   --engine E     expectimax search core: wasm (default, WebAssembly) | ts (TypeScript)
 ${EVALUATION_HELP}
 ${NETWORK_HELP}
@@ -97,34 +87,6 @@ const OPTIONS = {
 } as const;
 
 const STRENGTH_ONLY = ['strategy', 'games', 'seed', 'jobs', 'target', 'start', 'reference', 'depth', 'time-ms', 'bank', 'playouts', 'runs', 'size', 'tables', 'table-threshold', 'network', 'eval'];
-
-/** The split positions bench's shared transposition table: 4 regions of 2^18 entries of 16 bytes = 16 MiB for
- *  all threads (more is slower: two threads' tables then crowd the 32 MiB L3 cache of this machine class). */
-const SPLIT_TABLE_BITS = 18;
-
-const isTty = process.stderr.isTTY === true;
-/** Progress on stderr: rewritten in place on a terminal, otherwise one line every few seconds. */
-const PROGRESS_INTERVAL_MS = isTty ? 100 : 5000;
-let progressShown = false;
-let lastProgress = 0;
-
-function progress(text: string): void {
-  const now = performance.now();
-  if (now - lastProgress < PROGRESS_INTERVAL_MS) return;
-  lastProgress = now;
-  if (isTty) {
-    process.stderr.write(`\r\x1b[2K${text}`);
-    progressShown = true;
-  } else {
-    process.stderr.write(`${text}\n`);
-  }
-}
-
-function endProgress(): void {
-  if (isTty && progressShown) process.stderr.write('\n');
-  progressShown = false;
-  lastProgress = 0;
-}
 
 function parseTarget(args: ParsedArgs): number | undefined {
   const target = args.int('target', { min: 4, max: 131_072 });
@@ -170,15 +132,6 @@ function printSummary(summary: BenchSummary, seconds: number): void {
   }
   if (summary.stuck > 0) lines.push(`warning: ${summary.stuck} game(s) ended because the strategy returned no usable move`);
   process.stdout.write(`${lines.join('\n')}\n`);
-}
-
-function readText(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(`cannot read ${file}${code === 'ENOENT' ? ': no such file' : code ? `: ${code}` : ''}`);
-  }
 }
 
 async function strengthBench(args: ParsedArgs): Promise<void> {
@@ -330,143 +283,9 @@ async function runGamesOnThreads(
   }
 }
 
-function readPositions(file: string): ReferencePosition[] {
-  const text = readText(file);
-  try {
-    return parsePositionsTsv(text);
-  } catch (error) {
-    if (error instanceof PositionsFormatError) throw new UsageError(`${file}: ${error.message}`);
-    throw error;
-  }
-}
-
-/**
- * One position searched at the reference depth by all the pool's threads together, sharing its root moves'
- * spawn children (src/engine/split.ts): every thread gets the plan (dearest move first, by a search four
- * layers shallower in this thread: about 1/150 of the work) and the shared buffer.
- */
-async function searchSplit(pool: SplitPool, position: ReferencePosition, threads: number): Promise<SearchedPosition> {
-  const grid = position.board;
-  const roots = legalMoves(grid).map((dir) => DIRECTIONS.indexOf(dir));
-  const distinct = new Set(grid.cells.filter((v) => v !== 0)).size;
-  const limit = Math.max(3, distinct - 2);
-  const plan = planSplit(grid, roots, threads, estimateRootCosts(grid, roots, Math.max(1, limit - 4)));
-  const { values, executions } = await pool.search(grid, plan, limit);
-  const byDirection: Partial<Record<Direction, number>> = {};
-  for (const dir of plan.dirs) byDirection[DIRECTIONS[dir]] = executions[dir];
-  return { values, executions: byDirection };
-}
-
-async function positionsBench(args: ParsedArgs): Promise<void> {
-  const given = STRENGTH_ONLY.filter((name) => args.has(name));
-  if (given.length > 0) throw new UsageError(`--${given[0]} does not apply with --positions`);
-  const file = args.string('positions') as string;
-  const limit = args.int('limit', { min: 1, max: 1_000_000 });
-  const all = readPositions(file);
-  const positions = limit === undefined ? all : all.slice(0, limit);
-  const expectimax = getStrategy('expectimax');
-  const json = args.flag('json');
-  const engine = engineFrom(args);
-  await useEngine(engine);
-
-  let agree = 0;
-  let maxRelError = 0;
-  let moveExecutions = 0;
-  let referenceExecutions = 0;
-  let executionsMatched = 0;
-  let executionsCompared = 0;
-  const mismatches: string[][] = [];
-  const threads = args.int('threads', { min: 1, max: MAX_SPLIT_THREADS }, 1) as number;
-  if (threads > 1 && engine !== 'wasm') throw new UsageError('--threads above 1 needs --engine wasm');
-  const pool = threads > 1 ? new SplitPool(threads, 'wasm', SPLIT_TABLE_BITS) : null;
-  await pool?.ready();
-  const started = performance.now();
-  for (const [i, position] of positions.entries()) {
-    // With threads, one decision at a time (as a player waits for each move): all threads share its root
-    // moves' spawn children, and the next position starts when all are done.
-    const ours: { values: Partial<Record<Direction, number>>; executions: Partial<Record<Direction, number>> } = pool
-      ? await searchSplit(pool, position, threads)
-      : { values: {}, executions: {} };
-    if (!pool) {
-      for (const dir of legalMoves(position.board)) {
-        const choice = await expectimax.chooseMove(position.board, { reference: true, rootMoves: [dir] });
-        ours.values[dir] = choice.values[dir] ?? 0;
-        ours.executions[dir] = choice.nodes;
-      }
-    }
-    for (const dir of DIRECTIONS) moveExecutions += ours.executions[dir] ?? 0;
-    for (const count of Object.values(position.executions)) referenceExecutions += count;
-    const comparison = compareWithReference(position, ours as SearchedPosition);
-    if (comparison.bestAgrees) agree++;
-    maxRelError = Math.max(maxRelError, comparison.maxRelError);
-    executionsMatched += comparison.executionsMatched;
-    executionsCompared += comparison.executionsCompared;
-    if (!comparison.bestAgrees || comparison.executionsMatched !== comparison.executionsCompared) {
-      mismatches.push([
-        String(position.line),
-        position.best,
-        comparison.best ?? '-',
-        comparison.maxRelError.toExponential(2),
-        `${comparison.executionsMatched}/${comparison.executionsCompared}`,
-      ]);
-    }
-    const elapsed = (performance.now() - started) / 1000;
-    progress(`${i + 1}/${positions.length} positions, ${formatNumber(moveExecutions)} move executions, ${elapsed.toFixed(1)} s`);
-  }
-  const seconds = (performance.now() - started) / 1000;
-  await pool?.close();
-  endProgress();
-  const lines: string[] = [
-    `positions bench: ${file}, ${positions.length} positions, expectimax reference, engine ${engine}, ${threads} thread(s)${threads > 1 ? ' (sharing each root move\'s spawn children)' : ''}`,
-  ];
-  if (mismatches.length > 0) {
-    lines.push('', `positions that differ (${mismatches.length}${mismatches.length > 20 ? ', first 20 shown' : ''}):`);
-    lines.push(
-      ...formatTable(
-        [{ header: 'line' }, { header: 'best', align: 'left' }, { header: 'ours', align: 'left' }, { header: 'rel.err' }, { header: 'execs equal' }],
-        mismatches.slice(0, 20),
-      ),
-    );
-  }
-  lines.push('');
-  lines.push(
-    ...formatTable(
-      [{ header: 'measure', align: 'left' }, { header: 'value' }],
-      [
-        ['best move agrees', `${agree}/${positions.length} (${formatPercent(agree / positions.length)})`],
-        ['max relative error of move values', maxRelError.toExponential(2)],
-        ['per-move execution counts equal', `${executionsMatched}/${executionsCompared}`],
-        ['move executions (ours)', formatNumber(moveExecutions)],
-        ['move executions (reference)', formatNumber(referenceExecutions)],
-        ['seconds', seconds.toFixed(2)],
-        ['ms per decision', ((seconds * 1000) / positions.length).toFixed(1)],
-        ['M move executions / s', (moveExecutions / seconds / 1e6).toFixed(2)],
-      ],
-    ),
-  );
-  process.stdout.write(`${lines.join('\n')}\n`);
-  if (json) {
-    const out = {
-      positions: positions.length,
-      agree: agree / positions.length,
-      maxRelError,
-      moveExecutions,
-      seconds,
-      msPerDecision: (seconds * 1000) / positions.length,
-      executionsPerSecond: moveExecutions / seconds,
-      engine,
-      threads,
-      referenceMoveExecutions: referenceExecutions,
-      executionCountsMatched: executionsMatched,
-      executionCountsCompared: executionsCompared,
-    };
-    process.stdout.write(`${JSON.stringify(out)}\n`);
-  }
-}
-
 async function main(): Promise<void> {
   const args = parseCommandLine(process.argv.slice(2), OPTIONS);
-  if (args.has('positions')) await positionsBench(args);
+  if (args.has('positions')) await positionsBench(args, STRENGTH_ONLY);
   else {
     if (args.has('limit')) throw new UsageError('--limit applies only with --positions');
     await strengthBench(args);

@@ -17,7 +17,7 @@ export interface GameSettings {
   readonly cols?: number;
   /** The expectimax search core the bench workers install (default wasm). */
   readonly engine?: SearchEngine;
-  /** Endgame tables (issue 15): asked before the search when on (the thread must have installed them). */
+  /** Endgame tables (--tables on): asked before the search when on (the thread must have installed them). */
   readonly tables?: TablesSetting;
   /** Start from this board instead of a new game's (the score counts from 0; spawns still come from the
    *  game's seed): the bench's --start, e.g. to play many games on from the boards where games are lost. */

@@ -29,7 +29,7 @@ Options:
   --time-ms T    think time per move          --depth D     search depth
   --playouts P   Monte-Carlo playouts per move
 ${BANK_HELP}
-  --reference    expectimax: the reference configuration (SOLVER.md: the native peer's depth rule and cut-off, no time limit)
+  --reference    expectimax: the reference configuration (the native peer's depth rule and cut-off, no time limit)
   --engine E     expectimax search core: wasm (default, WebAssembly) | ts (TypeScript)
 ${EVALUATION_HELP}
 ${NETWORK_HELP}

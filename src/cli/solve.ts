@@ -28,7 +28,7 @@ Searches one position and prints the value of every move and the best move.
   --engine E     expectimax search core: wasm (default, WebAssembly) | ts (TypeScript)
 ${EVALUATION_HELP}
 ${NETWORK_HELP}
-  --reference    expectimax: the reference configuration (SOLVER.md)
+  --reference    expectimax: the reference configuration (the native peer's search)
   --json         the choice as one JSON object on the last line
   -h, --help     this help
 `;

@@ -1,5 +1,5 @@
 /**
- * Endgame tables in the CLI (issue 15): `--tables on|off` (default off), built once with the WebAssembly
+ * Endgame tables in the CLI (docs: engine.md, "Endgame tables"; cli.md): `--tables on|off` (default off), built once with the WebAssembly
  * builder and cached on disk in ~/.cache/2048-autopilot/tables/ ($XDG_CACHE_HOME/2048-autopilot/tables/
  * when set, or $AUTOPILOT_TABLES_DIR). A cached file that is missing, of another format version, truncated
  * or corrupt (checksum) is rebuilt, never trusted. Each thread (bench workers too) installs the loaded
@@ -25,10 +25,7 @@ export const TABLES_OPTION_SPECS = {
   'table-threshold': { type: 'string' },
 } as const;
 
-/**
- * Hand a move to the table when its success probability is at least this (see README "Endgame tables":
- * measured with scripts/handover.ts).
- */
+/** Hand a move to the table when its success probability is at least this (docs/research/2026-11-25-endgame-tables.md, "Handover"). */
 const DEFAULT_TABLE_THRESHOLD = 0.5;
 
 export interface TablesSetting {

@@ -22,11 +22,15 @@ import type { Observation } from '../coach/tracker';
 import { NO_GRADES_NOTE } from '../shared/coach';
 import type { CoachStatus } from '../shared/coach';
 import { ReplayRecorder } from '../shared/history';
+import { wireGrid } from '../shared/messages';
 import type { GameRecord, RunStatus } from '../shared/messages';
+import { searchOptionsOf } from '../shared/settings';
 import type { Settings } from '../shared/settings';
 import type { Adapter, BoardReading } from './adapters/types';
 import type { BoardAccess } from './board-access';
 import { Interrupted, statusOfError } from './errors';
+import { PageWatch } from './page-watch';
+import type { PageWatchTiming } from './page-watch';
 import type { StatusMessage } from '../shared/status-message';
 import type { ArrowOverlay } from './overlay';
 import type { SolverAnswer } from './solver-client';
@@ -37,7 +41,7 @@ export interface CoachSolver {
   cancel(): void;
 }
 
-export interface CoachEnvironment {
+export interface CoachEnvironment extends PageWatchTiming {
   readonly window: Window;
   readonly boards: Pick<BoardAccess, 'ensureAdapter' | 'tryRead'>;
   readonly solver: CoachSolver;
@@ -55,19 +59,9 @@ export interface CoachEnvironment {
   readonly now?: () => number;
   /** See MoveTracker; default 250 ms. */
   readonly quietMs?: number;
-  /** Readings after the person's input, ms after it. */
-  readonly burstMs?: readonly number[];
-  /** The slow poll's period, ms. */
-  readonly pollMs?: number;
 }
 
-const DEFAULT_BURST = [0, 16, 40, 80, 130, 200, 300, 450, 700, 1_000];
-const INPUT_EVENTS = ['keydown', 'keyup', 'pointerup', 'touchend', 'click'] as const;
 const CACHE_SIZE = 32;
-
-function wire(grid: Grid): { rows: number; cols: number; cells: number[] } {
-  return { rows: grid.rows, cols: grid.cols, cells: Array.from(grid.cells) };
-}
 
 export class Coach {
   private active = false;
@@ -92,12 +86,12 @@ export class Coach {
   /** The current game's record was sent (at game over): not again. */
   private gameRecorded = false;
   private failedReads = 0;
-  private readonly timers = new Set<ReturnType<typeof setTimeout>>();
-  private cleanup: (() => void)[] = [];
+  private readonly watch: PageWatch;
 
   constructor(private readonly env: CoachEnvironment) {
     this.tracker = new MoveTracker(env.quietMs ?? 250);
     this.now = env.now ?? (() => Date.now());
+    this.watch = new PageWatch(env.window, () => this.check(), env);
   }
 
   get isActive(): boolean {
@@ -120,7 +114,7 @@ export class Coach {
     this.evaluations.clear();
     this.suggestion = null;
     this.resetGame();
-    this.watch();
+    this.watch.start();
     this.publish({ adapter: adapter.name });
     this.check();
   }
@@ -129,10 +123,7 @@ export class Coach {
   stop(): void {
     if (!this.active) return;
     this.active = false;
-    for (const undo of this.cleanup) undo();
-    this.cleanup = [];
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
+    this.watch.stop();
     if (this.searching) this.env.solver.cancel();
     this.searching = null;
     // A move still waiting for its grade stays ungraded (its mark '-').
@@ -143,50 +134,6 @@ export class Coach {
     this.overWhenGraded = false;
     this.finishGame(over ? 'over' : 'stopped');
     this.publish();
-  }
-
-  // ------------------------------------------------------------------ watching
-
-  private watch(): void {
-    const win = this.env.window;
-    const onInput = (event: Event): void => {
-      if (event.isTrusted) this.burst();
-    };
-    for (const type of INPUT_EVENTS) win.addEventListener(type, onInput, { capture: true, passive: true });
-    this.cleanup.push(() => {
-      for (const type of INPUT_EVENTS) win.removeEventListener(type, onInput, { capture: true });
-    });
-    const Observer = (win as Window & { MutationObserver?: typeof MutationObserver }).MutationObserver;
-    const root = win.document?.documentElement;
-    if (Observer && root) {
-      let queued = false;
-      const observer = new Observer((records) => {
-        // The overlay's own changes are not the page's.
-        if (records.every((r) => (r.target as Element).localName === 'autopilot-arrow')) return;
-        if (queued) return;
-        queued = true;
-        this.after(0, () => {
-          queued = false;
-          this.check();
-        });
-      });
-      observer.observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
-      this.cleanup.push(() => observer.disconnect());
-    }
-    const poll = setInterval(() => this.check(), this.env.pollMs ?? 400);
-    this.cleanup.push(() => clearInterval(poll));
-  }
-
-  private burst(): void {
-    for (const at of this.env.burstMs ?? DEFAULT_BURST) this.after(at, () => this.check());
-  }
-
-  private after(ms: number, run: () => void): void {
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      if (this.active) run();
-    }, ms);
-    this.timers.add(timer);
   }
 
   // ------------------------------------------------------------------ readings
@@ -237,7 +184,7 @@ export class Coach {
       case 'in-flight':
       case 'unsettled':
         this.clearSuggestion();
-        this.after(observation.waitMs, () => this.check());
+        this.watch.after(observation.waitMs, () => this.check());
         return;
       case 'resync':
         if (this.awaiting) this.awaiting = null; // its slot stays ungraded
@@ -294,16 +241,6 @@ export class Coach {
 
   // ------------------------------------------------------------------ searches
 
-  private searchOptions(): SearchOptions {
-    const s = this.env.settings();
-    return {
-      timeMs: s.thinkMs,
-      playouts: s.playouts,
-      seed: Math.floor(Math.random() * 0x7fffffff),
-      ...(s.depth !== null ? { depth: s.depth } : {}),
-    };
-  }
-
   /** Make sure the board shown now gets (or has) its search, and show its suggestion once it has. */
   private evaluate(grid: Grid, reading: BoardReading): void {
     const key = gridKey(grid);
@@ -325,7 +262,7 @@ export class Coach {
   private search(grid: Grid, key: string): void {
     const strategy = this.env.settings().strategy;
     this.searching = key;
-    this.env.solver.ask(strategy, grid, this.searchOptions()).then(
+    this.env.solver.ask(strategy, grid, searchOptionsOf(this.env.settings())).then(
       (answer) => {
         if (this.searching === key) this.searching = null;
         if (!this.active) return;
@@ -386,7 +323,7 @@ export class Coach {
       this.publish({
         values: choice.values,
         depth: choice.depth,
-        board: wire(anchor),
+        board: wireGrid(anchor),
         bestTile: maxTile(anchor),
         score: reading.score ?? null,
       });

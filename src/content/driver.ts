@@ -11,15 +11,18 @@
  * a board.
  */
 import { applyMove, isSuccessor, legalMoves, maxTile } from '../engine/index';
-import type { Grid, MoveChoice, MoveValues, SearchOptions } from '../engine/types';
-import { initialStatus } from '../shared/messages';
+import type { Grid, MoveChoice, MoveValues } from '../engine/types';
+import { initialStatus, lastChoiceOf, wireGrid } from '../shared/messages';
+import { DEFAULT_TIMING } from './driver-environment';
+import type { DriverEnvironment, DriverTiming } from './driver-environment';
 import { statusMessage } from '../shared/status-message';
 import type { StatusMessage } from '../shared/status-message';
 import { createSend } from '../shared/protocol';
 import type { Command, GameRecord, ReplyOf, RunState, RunStatus } from '../shared/messages';
-import type { Send, Transport } from '../shared/protocol';
+import type { Send } from '../shared/protocol';
+import { searchOptionsOf } from '../shared/settings';
 import type { Settings } from '../shared/settings';
-import type { Adapter, AdapterFactory, BoardReading, PageBridge } from './adapters/types';
+import type { Adapter, BoardReading } from './adapters/types';
 import { BoardAccess } from './board-access';
 import { DriverError, Interrupted, statusOfError } from './errors';
 import { EditableFocusError } from './keys';
@@ -38,42 +41,7 @@ const WIN_NOT_CONTINUED: Readonly<Record<'no-control' | 'still-shown', StatusMes
   'still-shown': statusMessage('wonStillShown'),
 };
 
-export interface DriverTiming {
-  /** How long a move may take to show before it counts as ignored. */
-  readonly settleTimeoutMs: number;
-  /** Waits before re-sending a move the page ignored (some pages drop input while animating). */
-  readonly retryBackoffMs: readonly number[];
-  /** Waits before re-asking the solver when the background went away mid-request. */
-  readonly solverRetryMs: readonly number[];
-}
-
-export const DEFAULT_TIMING: DriverTiming = {
-  settleTimeoutMs: 800,
-  retryBackoffMs: [150, 300, 600],
-  solverRetryMs: [100, 300, 700, 1_500],
-};
-
-export interface DriverEnvironment {
-  readonly document: Document;
-  readonly window: Window;
-  readonly adapters: readonly AdapterFactory[];
-  readonly bridge?: PageBridge;
-  /** Delivers a runtime message to the background and resolves with its raw reply (the protocol validates it). */
-  readonly sendMessage: Transport;
-  readonly timing?: Partial<DriverTiming>;
-  readonly now?: () => number;
-  /** Publish performance entries ('autopilot:detect', 'autopilot:read'); default true. */
-  readonly measure?: boolean;
-  /** False once this script has lost its extension (reloaded, updated): no key may be sent then. Default: always true. */
-  readonly alive?: () => boolean;
-}
-
 type CommandReply = ReplyOf<'content/command'>;
-
-/** A grid as the protocol carries it (a plain copy). */
-function wire(grid: Grid): { rows: number; cols: number; cells: number[] } {
-  return { rows: grid.rows, cols: grid.cols, cells: Array.from(grid.cells) };
-}
 
 type Outcome = 'moved' | 'over' | 'won' | 'paused' | 'stopped';
 
@@ -219,7 +187,7 @@ export class Driver {
   private async hint(): Promise<CommandReply> {
     if (this.running || this.busy) {
       // A second search would cancel the running one: answer with the last one.
-      const last = this.status.values && this.status.lastMove !== null ? this.lastChoice() : undefined;
+      const last = lastChoiceOf(this.status);
       return last ? { hint: last, status: this.getStatus() } : { status: this.getStatus() };
     }
     const adapter = await this.board.ensureAdapter();
@@ -228,23 +196,12 @@ export class Driver {
     this.setStatus({
       values: choice.values,
       depth: choice.depth,
-      board: wire(reading.grid),
+      board: wireGrid(reading.grid),
       bestTile: maxTile(reading.grid),
       score: reading.score ?? this.status.score,
       adapter: adapter.name,
     });
     return { hint: choice, status: this.getStatus() };
-  }
-
-  private lastChoice(): MoveChoice {
-    return {
-      strategy: this.status.strategy,
-      move: this.status.lastMove,
-      values: this.status.values ?? {},
-      depth: this.status.depth,
-      nodes: 0,
-      ms: 0,
-    };
   }
 
   // ---------------------------------------------------------------------- runs
@@ -351,7 +308,7 @@ export class Driver {
 
     // 2. The solver's move. One status message per move is enough while playing: 'thinking' only when news.
     this.setStatus(
-      { state: 'thinking', adapter: adapter.name, board: wire(reading.grid), bestTile: maxTile(reading.grid), score: reading.score ?? this.status.score },
+      { state: 'thinking', adapter: adapter.name, board: wireGrid(reading.grid), bestTile: maxTile(reading.grid), score: reading.score ?? this.status.score },
       this.lastSentState !== 'thinking',
     );
     let choice: MoveChoice;
@@ -398,7 +355,7 @@ export class Driver {
       values: choice.values,
       depth: choice.depth,
       thinkMs: choice.ms,
-      board: wire(after.grid),
+      board: wireGrid(after.grid),
       bestTile: Math.max(maxTile(after.grid), 0),
       score: after.score ?? this.game.score,
       desyncs: this.status.desyncs + (desynced ? 1 : 0),
@@ -451,7 +408,7 @@ export class Driver {
       state: outcome,
       running: false,
       message,
-      board: wire(reading.grid),
+      board: wireGrid(reading.grid),
       bestTile: maxTile(reading.grid),
       score,
       movesPerSecond: 0,
@@ -462,19 +419,9 @@ export class Driver {
 
   // ------------------------------------------------------------------- solver
 
-  private searchOptions(): SearchOptions {
-    const s = this.settings;
-    return {
-      timeMs: s.thinkMs,
-      playouts: s.playouts,
-      seed: Math.floor(Math.random() * 0x7fffffff),
-      ...(s.depth !== null ? { depth: s.depth } : {}),
-    };
-  }
-
   /** Ask the solver for a move on `grid`; a note from the solver (a fallback move) becomes the status message. */
   private async askSolver(grid: Grid): Promise<MoveChoice> {
-    const answer = await this.solver.ask(this.settings.strategy, grid, this.searchOptions());
+    const answer = await this.solver.ask(this.settings.strategy, grid, searchOptionsOf(this.settings));
     if (answer.note) this.status.message = answer.note;
     return answer.choice;
   }

@@ -29,7 +29,8 @@ import type { BridgeKeys } from '../shared/bridge-protocol';
 import { createPageBridge, unusedKeys } from './bridge';
 import { Coach } from './coach';
 import { CommandRouter } from './commands';
-import { DEFAULT_TIMING, Driver } from './driver';
+import { Driver } from './driver';
+import { DEFAULT_TIMING } from './driver-environment';
 import { ArrowOverlay } from './overlay';
 import { SolverClient } from './solver-client';
 

@@ -1,5 +1,5 @@
 /**
- * Synthetic arrow keys that every kind of 2048 page understands (SITES.md §4): all of key, code, keyCode
+ * Synthetic arrow keys that every kind of 2048 page understands (docs: sites.md, "Synthetic keys"): all of key, code, keyCode
  * and which set in the constructor (values given there reach the page from either world), no modifier,
  * bubbling, dispatched on the focused element (or body) so that body, document and window listeners all
  * see it and handlers reading `event.target.tagName` get an element; keydown followed by keyup.

@@ -17,7 +17,7 @@ export const ROW_RIGHT = new Uint16Array(65536);
 /** Score gained by the left / right move of a row. */
 export const SCORE_LEFT = new Uint32Array(65536);
 export const SCORE_RIGHT = new Uint32Array(65536);
-/** SOLVER.md's line heuristic, computed in 32-bit float arithmetic step by step. */
+/** The line evaluation (docs: engine.md, "The heuristic evaluation"), computed in 32-bit float arithmetic step by step. */
 export const HEUR = new Float32Array(65536);
 /** Empty cells in a row. */
 export const EMPTY = new Uint8Array(65536);
@@ -78,7 +78,7 @@ function setPowers(w: HeuristicWeights): void {
 }
 setPowers(weights);
 
-/** Line heuristic of SOLVER.md in float32 steps, for a line of ranks (any length). */
+/** The line evaluation in float32 steps, for a line of ranks (any length). */
 export function lineHeuristic(line: ArrayLike<number>): number {
   return lineHeuristicAt(line, 0, 1, line.length);
 }
@@ -191,7 +191,7 @@ export function executeMove(lo: number, hi: number, dir: number): number {
   return score;
 }
 
-/** SOLVER.md's board heuristic: float32 sum of the 4 row values, of the 4 column values, then of both. */
+/** The board's evaluation (the reference solver's): float32 sum of the 4 row values, of the 4 column values, then of both. */
 export function heuristic(lo: number, hi: number): number {
   const rows = F(F(F(HEUR[lo & 0xffff] + HEUR[lo >>> 16]) + HEUR[hi & 0xffff]) + HEUR[hi >>> 16]);
   const cols = F(

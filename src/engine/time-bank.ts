@@ -25,7 +25,7 @@ export class TimeBank {
   /**
    * What the next move may take beyond its budget: (factor − 1) budgets once the bank holds them, nothing
    * before. Whole extensions for a few hard moves: spread thin over many moves (each taking what was
-   * banked since the last) the same time did no better (README, "A time bank per game").
+   * banked since the last) the same time did no better (docs/research/2026-11-26-time-bank.md).
    */
   extraMs(): number {
     const whole = (this.factor - 1) * this.budgetMs;

@@ -29,7 +29,7 @@ export interface SearchOptions {
   readonly seed?: number;
   /** Restrict the root moves searched: the worker pool splits one search over workers this way. */
   readonly rootMoves?: readonly Direction[];
-  /** Expectimax: follow SOLVER.md's reference configuration exactly (no time budget, reference depth). */
+  /** Expectimax: follow the reference configuration exactly (docs: engine.md, "The search") (no time budget, reference depth). */
   readonly reference?: boolean;
   /**
    * Expectimax: what values its leaves — the learned network (the default where one is loaded, on 4x4
@@ -62,7 +62,7 @@ export interface SearchOptions {
 /**
  * The weights of expectimax's line heuristic: `lost + empty·E + merges·M − monotonicity·min(monoL, monoR)
  * − sum·S` per row and column, monoL/monoR summing rank^monotonicityPower differences, S = Σ rank^sumPower
- * (SOLVER.md's form).
+ * (the reference solver's form; docs: engine.md, "The heuristic evaluation").
  */
 export interface HeuristicWeights {
   readonly lost: number;

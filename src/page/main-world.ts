@@ -193,7 +193,7 @@ export function mainWorldAgent(secret: string, channel: string, hooks?: AgentHoo
         }
       };
 
-      // ------------------------------------------------------------------ the game store (SITES.md §2)
+      // ------------------------------------------------------------------ the game store (docs: sites.md, "play2048.co")
       interface Store {
         subscribe(cb: (game: unknown) => void): unknown;
         move(direction: Direction): unknown;

@@ -132,6 +132,17 @@ export const RunStatusSchema = z.object({
 });
 export type RunStatus = z.infer<typeof RunStatusSchema>;
 
+/** The last move a status reports, as the choice it came from (undefined before the first search). */
+export function lastChoiceOf(status: RunStatus): MoveChoice | undefined {
+  if (!status.values || status.lastMove === null) return undefined;
+  return { strategy: status.strategy, move: status.lastMove, values: status.values, depth: status.depth, nodes: 0, ms: 0 };
+}
+
+/** A grid as the protocol carries it (a plain copy). */
+export function wireGrid(grid: Grid): { rows: number; cols: number; cells: number[] } {
+  return { rows: grid.rows, cols: grid.cols, cells: Array.from(grid.cells) };
+}
+
 /** The move a status reports, as a chart point (null when it reports none yet). */
 export function movePointOf(status: RunStatus): MovePoint | null {
   if (status.moves === 0 || status.lastMove === null) return null;

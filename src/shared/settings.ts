@@ -1,6 +1,7 @@
 /** User settings: defaults, validation and the storage key. Persisted in chrome.storage.local. */
 import { z } from 'zod';
 import { STRATEGY_NAMES } from '../engine/types';
+import type { SearchOptions } from '../engine/types';
 
 export const SETTINGS_STORAGE_KEY = 'settings';
 
@@ -43,4 +44,14 @@ export function normalizeSettings(stored: unknown): Settings {
     }
   }
   return SettingsSchema.parse(out);
+}
+
+/** The search options a run or the coach asks the solver for with `settings` (a fresh seed each time). */
+export function searchOptionsOf(settings: Settings): SearchOptions {
+  return {
+    timeMs: settings.thinkMs,
+    playouts: settings.playouts,
+    seed: Math.floor(Math.random() * 0x7fffffff),
+    ...(settings.depth !== null ? { depth: settings.depth } : {}),
+  };
 }

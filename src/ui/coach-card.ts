@@ -2,7 +2,7 @@
  * The coach card: the Coach toggle (per tab) and what coach mode reports — running accuracy, the last
  * move's grade with the better move, the suggestion, the count of each grade. Self-contained (it builds its
  * own elements and brings its own styles), so any extension page can mount it: the popup does, and the
- * side panel (issue 12) mounts the same card with `new CoachCard(container, onToggle)` and calls
+ * side panel mounts the same card with `new CoachCard(container, onToggle)` and calls
  * `render(status)` whenever its status changes. Its texts come from `_locales` (src/ui/i18n.ts).
  */
 import type { RunStatus } from '../shared/messages';

@@ -160,13 +160,12 @@ const GAME_NAMES: Readonly<Record<string, string>> = {
   canvas: 'game_canvas',
 };
 
-/** A site as a person names it: its host without the port, the loopback addresses as "localhost". */
+/** A site as a person names it: its host, without the port. */
 function siteName(site: string): string {
-  const host = site.startsWith('[') ? site.slice(0, site.indexOf(']') + 1) : site.replace(/:\d+$/, '');
-  return host === '127.0.0.1' || host === '[::1]' ? 'localhost' : host;
+  return site.startsWith('[') ? site.slice(0, site.indexOf(']') + 1) : site.replace(/:\d+$/, '');
 }
 
-/** "Classic 2048 on localhost", or an empty string before any detection. */
+/** "Classic 2048 on play2048.co", or an empty string before any detection. */
 export function siteText(status: RunStatus | null): string {
   if (!status || (!status.adapter && !status.site)) return '';
   const game = status.adapter ? t(GAME_NAMES[status.adapter] ?? 'game_other') : '';

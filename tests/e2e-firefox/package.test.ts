@@ -95,7 +95,7 @@ describe('the Firefox build', () => {
     expect(report.errors).toEqual([]);
     // The one warning left is by design: the main-world agent (src/page/main-world.ts, a function the
     // background injects with executeScript({world: 'MAIN', func, args}), so it lives in the background's
-    // bundle) imports the page's own module scripts (play2048.co's game store, SITES.md §2) in the page's
+    // bundle) imports the page's own module scripts (play2048.co's game store, docs/sites.md) in the page's
     // world, with the page's privileges; a linter cannot tell that URL from a remote one.
     const background = report.warnings.filter((w) => w.code === 'UNSAFE_VAR_ASSIGNMENT' && /import/.test(w.message));
     expect(background.map((w) => w.file)).toEqual([expect.stringMatching(/^assets\/service-worker[^/]*\.js$/)]);

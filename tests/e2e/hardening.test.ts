@@ -1,5 +1,5 @@
 /**
- * Issue 11 in real Chromium: the page can neither read the bridge's secret nor steer the autopilot with
+ * Hardening against the page, in real Chromium: the page can neither read the bridge's secret nor steer the autopilot with
  * a forged board; a Solve run leaves no trace in the page; detection cannot freeze a page.
  */
 import { describe, expect, it } from 'vitest';

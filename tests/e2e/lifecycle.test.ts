@@ -1,5 +1,5 @@
 /**
- * The lifecycle of a run in real Chromium (issue 11, items 5 and 6): two tabs solving at once stay
+ * The lifecycle of a run in real Chromium: two tabs solving at once stay
  * independent (and one tab's content script cannot reach the other's search), leaving the page mid-game
  * stops the run and the back-forward cache does not bring it back, an extension reload mid-game leaves
  * an orphaned content script that stands down while a fresh one plays, and a game is recorded once.

@@ -1,5 +1,5 @@
 /**
- * Robustness of a run on the classic game (issue 5): the user takes over, the board changes behind the
+ * Robustness of a run on the classic game: the user takes over, the board changes behind the
  * autopilot's back, the service worker is stopped mid-game, the page is reloaded mid-game.
  * One browser for the whole file; each test starts a fresh game and a fresh popup window.
  */

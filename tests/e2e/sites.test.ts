@@ -140,7 +140,7 @@ describe('play2048-like powerups', () => {
     expect(await game.page.evaluate(`${store}.then((g) => g.startSwap())`)).toBe(true);
     const paused = await session.waitForStatus(game.tabId, (s) => s.state === 'paused', { what: 'the pause', timeoutMs: 10_000 });
     expect(paused.running).toBe(false);
-    expect(paused.message ?? '').toMatch(/powerup/i);
+    expect(paused.message?.code).toBe('pausedPowerup');
     await waitForPopupText(popup, /powerup/i, { timeoutMs: 5_000 });
     const movesPaused = paused.moves;
     await sleep(800);

@@ -1,5 +1,5 @@
 /**
- * The win (issue 14, issue 11 item 3): every page starts a few moves before 2048 (support/win-pages.ts),
+ * The win: every page starts a few moves before 2048 (support/win-pages.ts),
  * Solve plays into the win, and the page itself is checked:
  *
  * - "At 2048: Keep playing": the win message is gone, the game's own keep-playing state is set, play goes

@@ -1,5 +1,5 @@
 /**
- * canvas — a board drawn on a <canvas> with no game module to ask (SITES.md §3, canvas games): read the
+ * canvas — a board drawn on a <canvas> with no game module to ask (docs: sites.md, "Other clones"): read the
  * pixels, find the board by the classic board colour, infer the cell lattice from the gaps of board
  * colour between cells, sample each cell near its top-left inner corner (away from the number) and map
  * the colour through the classic palette. A colour it does not know is an error naming the cell, and so

@@ -1,5 +1,5 @@
 /**
- * classic — the classic game's DOM and its clones (SITES.md §1, §3 AngularJS row).
+ * classic — the classic game's DOM and its clones (docs: sites.md, "The classic game", "Other clones").
  *
  * Tiles: `.tile.tile-{value}.tile-position-{x}-{y}` (x = column, y = row, from 1) or the AngularJS form
  * `.tile.position-{x}-{y}.tile-{value}` (from 0). After a merge the source tiles stay beside the merged

@@ -14,7 +14,7 @@ import type { AdapterContext, BoardReading, BoardRect, ContinueResult, GameStatu
 const MAX_TILE = 1 << 17;
 
 /**
- * Limits of detection work, so that no page can make detection freeze it (issue 11): a board has at most
+ * Limits of detection work, so that no page can make detection freeze it (docs: sites.md): a board has at most
  * 64 cells (plus merged duplicates mid-animation), so a container with far more children, a page with far
  * more tile-like elements, or a canvas far larger than any board is not looked at in detail.
  */

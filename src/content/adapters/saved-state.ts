@@ -1,5 +1,5 @@
 /**
- * saved-state — the classic game's own saved state (SITES.md §1): localStorage `gameState` =
+ * saved-state — the classic game's own saved state (docs: sites.md, "The classic game"): localStorage `gameState` =
  * `{grid: {size, cells}, score, over, won, keepPlaying}` with `cells[x][y]` column-major (x = column),
  * each `null` or `{position, value}`. The game writes it synchronously inside its key handler, before
  * the DOM is redrawn, so right after the key is dispatched it already holds the new board — even in a

@@ -1,5 +1,5 @@
 /**
- * store — a play2048.co-style page (SITES.md §2): the board is a canvas, the game is an ES module whose
+ * store — a play2048.co-style page (docs: sites.md, "play2048.co"): the board is a canvas, the game is an ES module whose
  * export has subscribe / move / sanitize. The main-world agent (src/page/main-world.ts) finds it,
  * pushes its state through the bridge, and calls its own `move`, so synthetic keys (which such a page
  * may ignore) are never needed.

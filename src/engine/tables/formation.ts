@@ -209,7 +209,7 @@ export function freeRanksIfFits(spec: TableSpec, canonical: readonly number[]): 
   // The big tiles decrease along the snake (formation.fixed lists it from the corner to the anchor, so every
   // one is bigger than the goal the anchor holds): then the goal tile merging into the anchor keeps the chain
   // in order, and a chain of equal tiles collapses. A set of big tiles out of order fits the small game too,
-  // but winning it builds nothing the game can use (measured: README "The small game").
+  // but winning it builds nothing the game can use (measured: docs/research/2026-11-25-endgame-tables.md).
   let above = Infinity;
   for (const cell of formation.fixed) {
     const r = canonical[cell]!;

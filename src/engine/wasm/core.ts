@@ -35,8 +35,6 @@ export interface WasmCore {
   ttNewGeneration(): void;
   /** A new decision in play: entries stored before it age by one (they give way sooner in their bucket). */
   ttAgeTick(): void;
-  /** Play's table in buckets of 4 (default) or, to compare, linear probing evicting the home slot. */
-  ttUseBuckets(on: boolean | number): void;
   /** Play's table: entries record how hard they were pruned (the node's cumulative probability over the
    *  cut-off) and serve only nodes they prune no more than (default); off, to compare: any node. */
   ttUseQuality(on: boolean | number): void;
@@ -87,7 +85,6 @@ const EXPORTS = [
   'ttConfigure',
   'ttNewGeneration',
   'ttAgeTick',
-  'ttUseBuckets',
   'ttUseQuality',
   'ttProbe',
   'ttStore',

@@ -1,6 +1,6 @@
 /**
  * The replay view: one game move by move, the board drawn; ←/→ step, Home/End jump, a slider. A game the
- * person played with the coach on (issue 13) shows the grade of the move just played, with the better move
+ * person played with the coach on shows the grade of the move just played, with the better move
  * when there was one, and a coloured tick under the slider for each move that was not the best.
  */
 import { ReplayError, replayFrames } from '../../shared/history';

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * Detection cannot freeze a page (issue 11): bounded work per container and in all, a time budget, a cap
+ * Detection cannot freeze a page: bounded work per container and in all, a time budget, a cap
  * on classic tiles, and canvases read only by copying (never a getContext on the page's canvas) and only
  * up to a size a board can have.
  */

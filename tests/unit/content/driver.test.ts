@@ -9,7 +9,7 @@ import { JSDOM } from 'jsdom';
 import { applyMove, createRng, legalMoves, spawnRandomTile } from '../../../src/engine/index';
 import type { Direction, Grid, MoveChoice } from '../../../src/engine/types';
 import { Driver, PAUSED_MESSAGE } from '../../../src/content/driver';
-import type { DriverEnvironment } from '../../../src/content/driver';
+import type { DriverEnvironment } from '../../../src/content/driver-environment';
 import { BoardReadError } from '../../../src/content/adapters/types';
 import type { Adapter, AdapterFactory, BoardReading, ContinueResult, GameStatus, SettleResult } from '../../../src/content/adapters/types';
 import { EditableFocusError } from '../../../src/content/keys';

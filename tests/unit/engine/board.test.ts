@@ -50,7 +50,7 @@ describe('row tables', () => {
     expect(SCORE_LEFT[row]).toBe(65536);
   });
 
-  it('holds the SOLVER.md heuristic in float32', () => {
+  it('holds the reference solver\'s line evaluation in float32', () => {
     expect(HEUR[0]).toBe(200000 + 270 * 4);
     // ranks 1,1,0,0: empty 2, merges 2 (one run of two), mono min(0, 1) = 0 → sum 2·1^3.5
     expect(HEUR[0x11]).toBe(Math.fround(200000 + 540 + 1400 - 22));

@@ -51,6 +51,18 @@ const cheap = [...positions].sort((a, b) => cost(a) - cost(b)).slice(0, 5);
 const rootsOf = (grid: Grid): number[] => legalMoves(grid).map((d) => DIRECTIONS.indexOf(d));
 const limitOf = (grid: Grid): number => Math.max(3, new Set(grid.cells.filter((v) => v !== 0)).size - 2);
 
+describe('the shared memory', () => {
+  it('holds the core and its shared table as createSharedMemory sizes it: ttShare grows nothing', () => {
+    // At 2^20 entries the table dominates: a region count or a data size out of step with the core's would
+    // make ttShare grow the memory (which threads racing to share it must not do).
+    const bits = 20;
+    const memory = createSharedMemory(bits);
+    const before = memory.buffer.byteLength;
+    instantiateSharedWasmCore(readFileSync(SHARED_WASM_FILE), memory).ttShare(bits, false);
+    expect(memory.buffer.byteLength).toBe(before);
+  });
+});
+
 describe('split plan', () => {
   it('lists each legal root move once with its empty cells, dearest first, spread over the threads', () => {
     const grid = cheap[1].board;

@@ -1,5 +1,5 @@
 /**
- * Endgame tables (issue 15): every entry of tiny tables against a brute-force expectimax on the real
+ * Endgame tables: every entry of tiny tables against a brute-force expectimax on the real
  * rules, index round-trips, lookups in the 8 orientations and a corrupt store.
  */
 import { readFileSync } from 'node:fs';

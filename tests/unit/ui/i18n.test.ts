@@ -103,7 +103,7 @@ describe('locales', () => {
         'Gewonnen — spielen Sie von Hand weiter (kein „Weiterspielen“ auf dem Spielfeld)',
       );
       expect(stateView({ ...base, state: 'won', message: { code: 'wonStillShown' } }).message).toMatch(/^Gewonnen — spielen Sie von Hand weiter/);
-      expect(siteText({ ...base, adapter: 'classic', site: '127.0.0.1:8000' })).toBe('Klassisches 2048 auf localhost');
+      expect(siteText({ ...base, adapter: 'classic', site: 'localhost:8000' })).toBe('Klassisches 2048 auf localhost');
     } finally {
       useMessages(en);
     }

@@ -79,7 +79,8 @@ describe('popup view', () => {
     expect(stateView(null).label).toBe('Idle');
     const cells = Object.fromEntries(statCells(STATUS).map((c) => [c.label, c.value]));
     expect(cells).toEqual({ Score: '12,345', 'Best tile': '512', Moves: '321', 'Moves/s': '12.3', Depth: '4', Desyncs: '2' });
-    expect(siteText(STATUS)).toBe('Classic 2048 on localhost');
+    expect(siteText(STATUS)).toBe('Classic 2048 on 127.0.0.1');
+    expect(siteText({ ...STATUS, site: 'localhost:8080' })).toBe('Classic 2048 on localhost');
     expect(siteTitle(STATUS)).toBe('Board read by the classic adapter on 127.0.0.1');
     expect(siteText({ ...STATUS, adapter: 'store', site: 'play2048.co' })).toBe('2048 on play2048.co');
     expect(siteText({ ...STATUS, adapter: 'geometry', site: 'example.com:8080' })).toBe('A 2048 game on example.com');
