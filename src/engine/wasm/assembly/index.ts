@@ -2,7 +2,7 @@
  * The WebAssembly core of the 4x4 expectimax (AssemblyScript, compiled by build/build-wasm.mjs).
  *
  * Board: a native u64, cell (r, c) at bit 4·(4r + c) holding the rank. All values are f32 and every
- * operation rounds to f32 as SOLVER.md's reference does, so the reference configuration reproduces the
+ * operation rounds to f32 as the reference solver does (docs/engine.md, "The search"), so the reference configuration reproduces the
  * reference's values and move-execution counts exactly (tested against the TypeScript engine, the oracle).
  *
  * Linear memory: the tables at fixed addresses (memory.data), the transposition table after the heap
@@ -26,18 +26,6 @@ const HEUR: usize = memory.data(ROWS * 4, 64);
 /** The reference's cut-off: the float nearest 0.0001; searchRoot may lower it (play, time to spare). */
 const REFERENCE_THRESHOLD: f32 = <f32>0.0001;
 let threshold: f32 = REFERENCE_THRESHOLD;
-/**
- * Below this cumulative probability a 4's spawn is not searched: it is valued as the 2's in the same
- * cell. 0 = never (the reference configuration, play's default, and the core's state after
- * instantiation); SearchOptions.fourCut sets it (setFourCut) to compare.
- */
-let fourCut: f32 = 0;
-
-/** The probability below which a 4's spawn is valued as the 2's (0: every 4 searched, the reference). The
- *  host forgets the transposition table when it changes it (entries were valued the other way). */
-export function setFourCut(cut: f32): void {
-  fourCut = cut > 0 ? cut : 0;
-}
 const P9: f32 = <f32>0.9;
 const P1: f32 = <f32>0.1;
 const CACHE_DEPTH_LIMIT: i32 = 15;
@@ -53,16 +41,16 @@ function powd(r: i32, p: f64): f64 {
   return Math.pow(<f64>r, p);
 }
 
-// The line heuristic's weights: the reference's (SOLVER.md) unless setHeuristicWeights changed them.
-let wLost: f32 = 200000;
-let wEmpty: f32 = 270;
-let wMerges: f32 = 700;
-let wMono: f32 = 47;
-let pMono: f64 = 4;
-let wSum: f32 = 11;
-let pSum: f64 = 3.5;
+// The line heuristic's weights and powers (docs/engine.md, "The heuristic evaluation": the reference's).
+const W_LOST: f32 = 200000;
+const W_EMPTY: f32 = 270;
+const W_MERGES: f32 = 700;
+const W_MONO: f32 = 47;
+const P_MONO: f64 = 4;
+const W_SUM: f32 = 11;
+const P_SUM: f64 = 3.5;
 
-/** SOLVER.md's line heuristic for ranks a..d, each step rounded to f32 as the reference computes it. */
+/** The line heuristic for ranks a..d, each step rounded to f32 as the reference computes it. */
 function lineHeuristic(line: u32): f32 {
   let sum: f32 = 0;
   let empty: i32 = 0;
@@ -71,7 +59,7 @@ function lineHeuristic(line: u32): f32 {
   let counter: i32 = 0;
   for (let i: u32 = 0; i < 4; i++) {
     const rank = (line >> (4 * i)) & 0xf;
-    sum = <f32>(<f64>sum + powd(<i32>rank, pSum));
+    sum = <f32>(<f64>sum + powd(<i32>rank, P_SUM));
     if (rank == 0) {
       empty++;
     } else {
@@ -89,27 +77,16 @@ function lineHeuristic(line: u32): f32 {
   for (let i: u32 = 1; i < 4; i++) {
     const a = <i32>((line >> (4 * (i - 1))) & 0xf);
     const b = <i32>((line >> (4 * i)) & 0xf);
-    if (a > b) monoL = <f32>(<f64>monoL + (powd(a, pMono) - powd(b, pMono)));
-    else monoR = <f32>(<f64>monoR + (powd(b, pMono) - powd(a, pMono)));
+    if (a > b) monoL = <f32>(<f64>monoL + (powd(a, P_MONO) - powd(b, P_MONO)));
+    else monoR = <f32>(<f64>monoR + (powd(b, P_MONO) - powd(a, P_MONO)));
   }
-  let v: f32 = wLost + wEmpty * <f32>empty;
-  v = v + wMerges * <f32>merges;
-  v = v - wMono * min<f32>(monoL, monoR);
-  v = v - wSum * sum;
+  let v: f32 = W_LOST + W_EMPTY * <f32>empty;
+  v = v + W_MERGES * <f32>merges;
+  v = v - W_MONO * min<f32>(monoL, monoR);
+  v = v - W_SUM * sum;
   return v;
 }
 
-/** Experimental: other weights for the line heuristic (own-memory build only); refills the table. */
-export function setHeuristicWeights(lost: f32, empty: f32, merges: f32, mono: f32, monoPower: f64, sum: f32, sumPower: f64): void {
-  wLost = lost;
-  wEmpty = empty;
-  wMerges = merges;
-  wMono = mono;
-  pMono = monoPower;
-  wSum = sum;
-  pSum = sumPower;
-  for (let row: u32 = 0; row < <u32>ROWS; row++) store<f32>(HEUR + (<usize>row << 2), lineHeuristic(row));
-}
 
 let tablesReady = false;
 /** Shared build: 1 once some instance has filled the tables in the shared memory. */
@@ -293,7 +270,7 @@ export function ttSizeLog2(): u32 {
  *  quality than `quality`). */
 @inline function ttGet(b: u64, remaining: u32, quality: u32): f32 {
   if (tableShared) return ttGetShared(b, remaining);
-  if (!ttExact && ttBuckets) return ttGetBucket(b, remaining, quality);
+  if (!ttExact) return ttGetBucket(b, remaining, quality);
   let i = ttHome(b);
   const base = generation << GEN_SHIFT;
   for (let probe: u32 = 0; ; probe++) {
@@ -312,7 +289,7 @@ function ttPut(b: u64, remaining: u32, quality: u32, value: f32): void {
     ttPutShared(b, remaining, value);
     return;
   }
-  if (!ttExact && ttBuckets) {
+  if (!ttExact) {
     ttPutBucket(b, remaining, quality, value);
     return;
   }
@@ -354,14 +331,6 @@ function ttPut(b: u64, remaining: u32, quality: u32, value: f32): void {
 // 4 (one 64-byte cache line) and a new one replaces the least useful there: an entry of another generation,
 // else the one with the least remaining depth, less 4 layers per decision since it was stored (the age,
 // bits 5-7 of the stamp, ticked by ttAgeTick), so that the deep entries of earlier decisions give way.
-
-/** Play's table in buckets (the default); off: linear probing from the home slot, evicting the home slot
- *  after PROBE_LIMIT probes (before buckets: kept to measure them against, scripts/table-depth.ts). */
-let ttBuckets = true;
-
-export function ttUseBuckets(on: bool): void {
-  ttBuckets = on;
-}
 
 /** The decision counter (mod 8) new entries are stamped with (ttAgeTick). */
 let ttAge: u32 = 0;
@@ -638,32 +607,20 @@ function chance(b: u64, cprob: f32): f32 {
   const p9 = p * P9;
   const p1 = p * P1;
   let res: f32 = 0;
-  // Below fourCut a 4's spawn is valued as the 2's in the same cell (weight 0.9 + 0.1), not searched.
-  const skipFour = p1 < fourCut;
   if (p9 < threshold || curDepth + 1 >= depthLimit) {
     // Every child is a max node over leaves (p1 < p9).
     while (mask != 0) {
       const t = nextCell(mask);
       mask ^= t;
-      const v2 = leafMax(b | t);
-      if (skipFour) {
-        res += v2;
-      } else {
-        res += v2 * P9;
-        res += leafMax(b | (t << 1)) * P1;
-      }
+      res += leafMax(b | t) * P9;
+      res += leafMax(b | (t << 1)) * P1;
     }
   } else {
     while (mask != 0) {
       const t = nextCell(mask);
       mask ^= t;
-      const v2 = maxNode(b | t, p9);
-      if (skipFour) {
-        res += v2;
-      } else {
-        res += v2 * P9;
-        res += maxNode(b | (t << 1), p1) * P1;
-      }
+      res += maxNode(b | t, p9) * P9;
+      res += maxNode(b | (t << 1), p1) * P1;
     }
   }
   res = res / open;
@@ -671,7 +628,7 @@ function chance(b: u64, cprob: f32): f32 {
   return res;
 }
 
-/** A max node whose chance children all return the heuristic at once. */
+/** A max node whose chance children are all leaves (valued at once by the heuristic or the network). */
 function leafMax(b: u64): f32 {
   if (networkOn) return leafMaxNetwork(b);
   executions += 4;

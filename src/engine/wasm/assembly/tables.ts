@@ -1,5 +1,5 @@
 /**
- * Endgame-table builder (issue 15), a separate AssemblyScript entry compiled to build/tables.wasm.
+ * Endgame-table builder (the CLI's --tables; docs/engine.md, "Endgame tables"), a separate AssemblyScript entry compiled to build/tables.wasm.
  *
  * The small game: some cells of the 4x4 board hold big tiles that must never move (the formation, marked
  * here by rank 15, a token that slides like a tile but never merges); the other cells ("free cells", at
