@@ -22,6 +22,7 @@ import type { LearningSettings, TrainWorkerData, TrainWorkerReport } from './tra
 import { RecentGames, formatProgress } from './train/progress';
 import { formatNumber } from './table';
 import { TRAIN_WASM_FILE, readWasm } from './wasm-files';
+import asconfig from '../engine/wasm/asconfig.json';
 
 const USAGE = `Usage: npm run train -- --out FILE [--network 4x6|4x4] [--episodes N] [--threads T] [--seed S]
                        [--resume CKPT] [--checkpoint CKPT] [--checkpoint-minutes M] [--encoding i16|f32]
@@ -133,7 +134,7 @@ function networkOf(weights: Float32Array, shape: ShapeName, encoding: WeightEnco
 async function train(options: TrainOptions, command: string): Promise<void> {
   const { settings } = options;
   const module = loadModule();
-  const memory = new WebAssembly.Memory({ initial: 64, maximum: 65536, shared: true });
+  const memory = new WebAssembly.Memory({ initial: 64, maximum: asconfig.targets.train.maximumMemory, shared: true });
   const trainer = instantiateTrainer(module, memory);
   const weightsAt = trainer.setup(settings.shapeId, settings.threads, settings.coherence ? 1 : 0, settings.initial, 1);
   const regionBytes = trainer.weightBytes() * (settings.coherence ? 3 : 1);

@@ -72,7 +72,7 @@ export function writeCheckpoint(file: string, header: CheckpointHeader, weights:
   renameSync(temporary, file);
 }
 
-export class CheckpointError extends Error {
+class CheckpointError extends Error {
   override readonly name = 'CheckpointError';
 }
 

@@ -65,7 +65,7 @@ export interface ProgressFigures {
   readonly seconds: number;
 }
 
-export function formatDuration(seconds: number): string {
+function formatDuration(seconds: number): string {
   if (!Number.isFinite(seconds)) return '?';
   const s = Math.max(0, Math.round(seconds));
   const h = Math.floor(s / 3600);

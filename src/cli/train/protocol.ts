@@ -43,14 +43,14 @@ export const CONTROL_REMAINING = 0;
 export const CONTROL_STOP = 1;
 
 /** A worker's finished games since its last report: 4 u32 per game (score, moves, largest rank, 0). */
-export interface ChunkReport {
+interface ChunkReport {
   readonly type: 'chunk';
   readonly thread: number;
   readonly records: Uint32Array;
   readonly moves: number;
 }
 
-export interface DoneReport {
+interface DoneReport {
   readonly type: 'done';
   readonly thread: number;
 }

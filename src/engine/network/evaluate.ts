@@ -44,7 +44,7 @@ export function featureEntries(network: Pick<Network, 'shape'>, ranks: ArrayLike
 }
 
 /** The network's value of a board of 16 ranks (row-major). */
-export function evaluateRanks(network: Network, ranks: ArrayLike<number>): number {
+function evaluateRanks(network: Network, ranks: ArrayLike<number>): number {
   const entries = featureEntries(network, ranks);
   const w = network.weights;
   if (network.encoding === 'i16') {

@@ -20,8 +20,8 @@ import { crc32 } from './crc32';
 import { SHAPE_TUPLES, shapeOfTuples, weightCount } from './shapes';
 import type { ShapeName } from './shapes';
 
-export const NETWORK_MAGIC = '2048-NTN';
-export const NETWORK_VERSION = 1;
+const NETWORK_MAGIC = '2048-NTN';
+const NETWORK_VERSION = 1;
 const FIXED_HEADER = 32;
 /** Largest metadata accepted (a made file holds a few hundred bytes). */
 const MAX_METADATA = 16384;
@@ -30,7 +30,7 @@ export type WeightEncoding = 'f32' | 'i16';
 const ENCODINGS: readonly WeightEncoding[] = ['f32', 'i16'];
 
 /** How a network was made (training command, seed, episodes...): strings and numbers only. */
-export type NetworkMetadata = Readonly<Record<string, string | number>>;
+type NetworkMetadata = Readonly<Record<string, string | number>>;
 
 export interface Network {
   readonly shape: ShapeName;

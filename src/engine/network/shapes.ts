@@ -43,7 +43,3 @@ export function shapeOfTuples(tuples: readonly (readonly number[])[]): ShapeName
     return known.length === tuples.length && known.every((cells, i) => cells.length === tuples[i].length && cells.every((c, j) => c === tuples[i][j]));
   });
 }
-
-export function parseShapeName(text: string): ShapeName | undefined {
-  return SHAPE_NAMES.find((name) => name === text);
-}

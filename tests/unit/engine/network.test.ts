@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { executeMove, fromGrid, OUT } from '../../../src/engine/board';
 import { instantiateSharedWasmCore, instantiateWasmCore } from '../../../src/engine/index';
 import type { WasmCore } from '../../../src/engine/index';
-import { NetworkFormatError, decodeNetwork, encodeNetwork, quantise } from '../../../src/engine/network/format';
+import { NetworkFormatError, decodeNetwork, decodeNetworkAsync, encodeNetwork, quantise } from '../../../src/engine/network/format';
 import type { Network } from '../../../src/engine/network/format';
 import { evaluateBoard, featureEntries, ranksOfBoard } from '../../../src/engine/network/evaluate';
 import { weightCount } from '../../../src/engine/network/shapes';
@@ -60,6 +60,20 @@ describe('network file', () => {
       expect(back.metadata).toEqual(network.metadata);
       expect(back.weights).toEqual(network.weights);
     }
+  });
+
+  it('reads the same network with an asynchronous native inflater (DecompressionStream), and refuses a corrupt one', async () => {
+    const native = async (bytes: Uint8Array): Promise<Uint8Array> => {
+      const stream = new Blob([new Uint8Array(bytes)]).stream().pipeThrough(new DecompressionStream('deflate'));
+      return new Uint8Array(await new Response(stream).arrayBuffer());
+    };
+    const file = encodeNetwork(i16);
+    const back = await decodeNetworkAsync(file, native);
+    expect(back.weights).toEqual(i16.weights);
+    expect(back.scale).toBe(i16.scale);
+    const damaged = file.slice();
+    damaged[damaged.length - 20] ^= 0xff;
+    await expect(decodeNetworkAsync(damaged, native)).rejects.toThrow(NetworkFormatError);
   });
 
   it('is sparse: a network of zeros takes a few hundred bytes', () => {
