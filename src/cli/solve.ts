@@ -68,7 +68,7 @@ async function main(): Promise<void> {
   const lines = [`board ${grid.rows}x${grid.cols}:`, ...formatBoard(grid), ''];
   const details = [`strategy ${strategyName}`, ...describeSearchOptions(options)];
   if (choice.engine) details.push(`engine ${choice.engine}`);
-  if (choice.evaluation) details.push(`${choice.evaluation} evaluation`);
+  if (choice.evaluation && choice.evaluation !== options.evaluation) details.push(`${choice.evaluation} evaluation`);
   if (choice.depth > 0) details.push(`depth reached ${choice.depth}`);
   details.push(`${formatNumber(choice.nodes)} nodes`, `${choice.ms.toFixed(1)} ms`);
   lines.push(details.join(', '), '');
