@@ -25,7 +25,7 @@ import { TRAIN_WASM_FILE, readWasm } from './wasm-files';
 import asconfig from '../engine/wasm/asconfig.json';
 
 const USAGE = `Usage: npm run train -- --out FILE [--network 4x6|4x4] [--episodes N] [--threads T] [--seed S]
-                       [--resume CKPT] [--checkpoint CKPT] [--checkpoint-minutes M] [--encoding i16|f32]
+                       [--resume CKPT] [--checkpoint CKPT] [--checkpoint-minutes M] [--encoding i16|f32] [--bits B]
                        [--rate tc|fixed] [--alpha A] [--lambda L] [--steps N] [--init V] [--restarts on|off]
 
 Trains the n-tuple network by self-play; Ctrl-C stops, checkpoints and writes the network.
@@ -40,6 +40,7 @@ Options:
   --checkpoint CKPT     where checkpoints go (default FILE.ckpt)
   --checkpoint-minutes M  minutes between checkpoints (default 5)
   --encoding E          the network file's weights: i16 (default, quantised) | f32
+  --bits B              i16: the largest weight's bits, 4..16 (default 16; fewer: a smaller file, coarser weights)
   --rate R              tc (default: temporal coherence, a rate per weight) | fixed
   --alpha A             learning rate over the 32 features (default 1 with tc, 0.1 with fixed)
   --lambda L            TD(λ)'s λ (default 0.5)          --steps N   λ-return truncated after N moves (default 5)
@@ -57,6 +58,7 @@ const OPTIONS = {
   checkpoint: { type: 'string' },
   'checkpoint-minutes': { type: 'string' },
   encoding: { type: 'string' },
+  bits: { type: 'string' },
   rate: { type: 'string' },
   alpha: { type: 'string' },
   lambda: { type: 'string' },
@@ -79,6 +81,8 @@ interface TrainOptions {
   readonly checkpointMs: number;
   readonly progressMs: number;
   readonly encoding: WeightEncoding;
+  /** i16: the bits of the largest weight's integer (16: it maps to 32 767). */
+  readonly bits: number;
   readonly settings: LearningSettings;
 }
 
@@ -107,6 +111,7 @@ function parseOptions(argv: readonly string[]): TrainOptions {
     checkpointMs: (args.number('checkpoint-minutes', { min: 0.05, max: 1440 }, 5) ?? 5) * 60000,
     progressMs: (args.number('progress-seconds', { min: 0.1, max: 3600 }, 10) ?? 10) * 1000,
     encoding: args.choice<WeightEncoding>('encoding', ['i16', 'f32'], 'i16'),
+    bits: args.int('bits', { min: 4, max: 16 }, 16) ?? 16,
     settings: {
       shapeId: shapeId(shape),
       threads: args.int('threads', { min: 1, max: 64 }, availableParallelism()) ?? 1,
@@ -125,9 +130,9 @@ function loadModule(): WebAssembly.Module {
 }
 
 /** The trained weights as a network (f32, or quantised to i16). */
-function networkOf(weights: Float32Array, shape: ShapeName, encoding: WeightEncoding, metadata: Network['metadata']): Network {
+function networkOf(weights: Float32Array, shape: ShapeName, encoding: WeightEncoding, bits: number, metadata: Network['metadata']): Network {
   if (encoding === 'f32') return { shape, encoding, scale: 1, weights: weights.slice(), metadata };
-  const q = quantise(weights);
+  const q = quantise(weights, bits);
   return { shape, encoding, scale: q.scale, weights: q.weights, metadata };
 }
 
@@ -174,9 +179,9 @@ async function train(options: TrainOptions, command: string): Promise<void> {
     recent: recent.games(),
     runs: [...runs, { command, seed: options.seed, until: episodes }],
   });
-  const save = (): void => {
+  const save = (withCheckpoint = true): void => {
     const header = checkpointHeader();
-    writeCheckpoint(options.checkpoint, header, { memory, offset: weightsAt, bytes: regionBytes }, Array.from({ length: settings.threads }, (_, t) => ({ memory, offset: trainer.threadBlock(t), bytes: THREAD_STATE_BYTES })));
+    if (withCheckpoint) writeCheckpoint(options.checkpoint, header, { memory, offset: weightsAt, bytes: regionBytes }, Array.from({ length: settings.threads }, (_, t) => ({ memory, offset: trainer.threadBlock(t), bytes: THREAD_STATE_BYTES })));
     const weights = new Float32Array(count);
     weights.set(new Float32Array(memory.buffer, weightsAt, count));
     const metadata = {
@@ -189,10 +194,11 @@ async function train(options: TrainOptions, command: string): Promise<void> {
       lambda: settings.lambda,
       steps: settings.steps,
       restarts: settings.restarts ? 'on' : 'off',
+      ...(options.encoding === 'i16' ? { bits: options.bits } : {}),
       commands: header.runs.map((run) => `${run.command} (seed ${run.seed}, until ${run.until})`).join('; '),
       written: new Date().toISOString(),
     };
-    writeFileSync(`${options.out}.tmp`, encodeNetwork(networkOf(weights, options.shape, options.encoding, metadata), (bytes) => deflateSync(bytes, { level: 6 })));
+    writeFileSync(`${options.out}.tmp`, encodeNetwork(networkOf(weights, options.shape, options.encoding, options.bits, metadata), (bytes) => deflateSync(bytes, { level: 6 })));
     // A rename over the old file: a reader sees the old network or the new one, never half of one.
     renameSync(`${options.out}.tmp`, options.out);
   };
@@ -267,8 +273,11 @@ async function train(options: TrainOptions, command: string): Promise<void> {
       });
     }
   });
-  save();
-  process.stdout.write(`train: ${formatNumber(episodes)} episodes, ${formatNumber(moves)} moves; checkpoint ${options.checkpoint}, network ${options.out}\n`);
+  // A run that played nothing (a resumed checkpoint exported again, e.g. with other --bits) writes the
+  // network only: the checkpoint it read is unchanged.
+  const played = remaining > 0;
+  save(played);
+  process.stdout.write(`train: ${formatNumber(episodes)} episodes, ${formatNumber(moves)} moves; ${played ? `checkpoint ${options.checkpoint}, ` : ''}network ${options.out}\n`);
 }
 
 const argv = process.argv.slice(2);

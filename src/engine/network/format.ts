@@ -46,11 +46,16 @@ export class NetworkFormatError extends Error {
   override readonly name = 'NetworkFormatError';
 }
 
-/** The i16 encoding of f32 weights: the largest weight maps to 32767, each rounded to the nearest step. */
-export function quantise(weights: Float32Array): { weights: Int16Array; scale: number } {
+/**
+ * The i16 encoding of f32 weights: the largest weight maps to 2^(bits-1) - 1 (32 767 with the default 16
+ * bits), each rounded to the nearest step. Fewer bits, coarser steps: a smaller file (fewer distinct values
+ * compress better), at a cost in strength to measure.
+ */
+export function quantise(weights: Float32Array, bits = 16): { weights: Int16Array; scale: number } {
+  if (!Number.isInteger(bits) || bits < 2 || bits > 16) throw new RangeError(`quantise: bits must be 2..16, got ${bits}`);
   let largest = 0;
   for (let i = 0; i < weights.length; i++) largest = Math.max(largest, Math.abs(weights[i]));
-  const scale = largest > 0 ? Math.fround(largest / 32767) : 1;
+  const scale = largest > 0 ? Math.fround(largest / (2 ** (bits - 1) - 1)) : 1;
   const out = new Int16Array(weights.length);
   for (let i = 0; i < weights.length; i++) out[i] = Math.max(-32767, Math.min(32767, Math.round(weights[i] / scale)));
   return { weights: out, scale };

@@ -75,6 +75,16 @@ describe('npm run train', () => {
     expect(resumed.encoding).toBe('i16');
     expect(resumed.metadata.episodes).toBe(500);
     expect(String(resumed.metadata.commands)).toMatch(/seed 5, until 300.*seed 6, until 500/);
+
+    // Exported again with fewer bits: the network only, the checkpoint untouched.
+    const before = readFileSync(`${out}.ckpt`);
+    const exported = train(['--resume', `${out}.ckpt`, '--episodes', '500', '--out', join(tmp, 'tiny-12.ntn'), '--bits', '12']);
+    expect(exported.status).toBe(0);
+    expect(exported.stdout).not.toMatch(/checkpoint/);
+    const coarse = decodeNetwork(readFileSync(join(tmp, 'tiny-12.ntn')));
+    expect(coarse.metadata.bits).toBe(12);
+    expect((coarse.weights as Int16Array).reduce((m, w) => Math.max(m, Math.abs(w)), 0)).toBe(2047);
+    expect(readFileSync(`${out}.ckpt`).equals(before)).toBe(true);
   });
 
   it('stops on SIGTERM with a checkpoint of the games it played', async () => {

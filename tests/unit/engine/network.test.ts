@@ -90,6 +90,14 @@ describe('network file', () => {
     expect(worst).toBeGreaterThan(0);
   });
 
+  it('quantises to fewer bits on request: coarser steps, the largest weight at 2^(bits-1) - 1', () => {
+    const original = f32.weights as Float32Array;
+    const q12 = quantise(original, 12);
+    expect(q12.weights.reduce((m, w) => Math.max(m, Math.abs(w)), 0)).toBe(2047);
+    expect(q12.scale).toBeCloseTo(16 * i16.scale, 3);
+    expect(() => quantise(original, 17)).toThrow(RangeError);
+  });
+
   it('refuses a foreign file, another version, a truncated file and every corrupted byte with a clear error', () => {
     const file = encodeNetwork(i16);
     const expectError = (bytes: Uint8Array, pattern: RegExp): void => {
