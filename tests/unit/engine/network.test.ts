@@ -94,7 +94,7 @@ describe('network file', () => {
     const original = f32.weights as Float32Array;
     const q12 = quantise(original, 12);
     expect(q12.weights.reduce((m, w) => Math.max(m, Math.abs(w)), 0)).toBe(2047);
-    expect(q12.scale).toBeCloseTo(16 * i16.scale, 3);
+    expect(q12.scale / i16.scale).toBeCloseTo(32767 / 2047, 4);
     expect(() => quantise(original, 17)).toThrow(RangeError);
   });
 
