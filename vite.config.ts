@@ -22,6 +22,7 @@ import type { Plugin } from 'vite';
 import { crx } from '@crxjs/vite-plugin';
 import type { ManifestV3Export } from '@crxjs/vite-plugin';
 import manifest from './manifest.json';
+import { version } from './package.json';
 import { firefoxManifest } from './build/firefox-manifest';
 import { noStringEvaluation } from './build/vite-no-eval';
 
@@ -33,9 +34,10 @@ import { noStringEvaluation } from './build/vite-no-eval';
  */
 export const TEST_HOSTS = ['http://127.0.0.1/*', 'http://localhost/*'];
 
-function manifestFor(e2e: boolean): Omit<typeof manifest, 'host_permissions'> & { host_permissions: string[] } {
+/** The manifest of a build: manifest.json with package.json's version (the one place it is written). */
+function manifestFor(e2e: boolean): Omit<typeof manifest, 'host_permissions'> & { version: string; host_permissions: string[] } {
   const declared: string[] = [...manifest.host_permissions];
-  return { ...manifest, host_permissions: e2e ? [...declared, ...TEST_HOSTS] : declared };
+  return { ...manifest, version, host_permissions: e2e ? [...declared, ...TEST_HOSTS] : declared };
 }
 
 // The main-world agent is not a file: it is a function injected with its arguments (src/background/inject.ts).
