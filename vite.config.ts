@@ -40,6 +40,9 @@ function manifestFor(e2e: boolean): Omit<typeof manifest, 'host_permissions'> & 
   return { ...manifest, version, host_permissions: e2e ? [...declared, ...TEST_HOSTS] : declared };
 }
 
+/** The extension's own pages no manifest key names (src/shared/onboarding.ts opens them): both builds. */
+const ONBOARDING_PAGES = { welcome: 'src/ui/welcome/index.html', document: 'src/ui/welcome/document.html' };
+
 // The main-world agent is not a file: it is a function injected with its arguments (src/background/inject.ts).
 const INJECTED_SCRIPTS = ['src/content/index.ts'];
 
@@ -100,8 +103,8 @@ export function browserTarget(mode: string): {
   const e2e = mode === 'e2e' || mode === 'e2e-firefox';
   const chrome = manifestFor(e2e);
   return firefox
-    ? { browser: 'firefox', manifest: firefoxManifest(chrome), outDir: e2e ? 'dist-e2e-firefox' : 'dist-firefox', target: 'firefox128', pages: { panel: 'src/ui/panel/index.html' } }
-    : { browser: 'chrome', manifest: chrome, outDir: e2e ? 'dist-e2e' : 'dist', target: 'chrome116', pages: { offscreen: 'src/offscreen/offscreen.html' } };
+    ? { browser: 'firefox', manifest: firefoxManifest(chrome), outDir: e2e ? 'dist-e2e-firefox' : 'dist-firefox', target: 'firefox128', pages: { panel: 'src/ui/panel/index.html', ...ONBOARDING_PAGES } }
+    : { browser: 'chrome', manifest: chrome, outDir: e2e ? 'dist-e2e' : 'dist', target: 'chrome116', pages: { offscreen: 'src/offscreen/offscreen.html', ...ONBOARDING_PAGES } };
 }
 
 export default defineConfig(({ mode }) => {
@@ -123,7 +126,8 @@ export default defineConfig(({ mode }) => {
       sourcemap: false,
       rolldownOptions: {
         // Pages crxjs does not take from the manifest: Chrome's offscreen solver host (Firefox needs none),
-        // and Firefox's sidebar (crxjs builds Chrome's side panel from side_panel, not sidebar_action).
+        // Firefox's sidebar (crxjs builds Chrome's side panel from side_panel, not sidebar_action), and
+        // the welcome and documents pages.
         input: target.pages,
       },
     },

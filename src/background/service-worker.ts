@@ -25,6 +25,7 @@ import { offscreenSolverHost } from './offscreen-host';
 import { backgroundPageSolverHost } from './page-host';
 import { injectAutopilot } from './inject';
 import { StatusThrottle } from './status-throttle';
+import { listenForInstalls } from './onboarding';
 
 const solverHost: SolverHost = SOLVER_HOST === 'background-page' ? backgroundPageSolverHost() : offscreenSolverHost;
 
@@ -239,6 +240,7 @@ async function onPageEnd(tabId: number, end: PageEnd): Promise<void> {
 // Routing
 
 acceptLifelines();
+listenForInstalls();
 
 listen('background', backgroundHandlers({ solverHost, runCommand, saveStatus: onStatus, recordGame }));
 

@@ -33,7 +33,7 @@ export type { Storage } from 'webextension-polyfill';
 declare const __EXTENSION_BROWSER__: 'chrome' | 'firefox' | undefined;
 
 /** The browser this build is for. */
-const BROWSER: 'chrome' | 'firefox' = typeof __EXTENSION_BROWSER__ === 'string' ? __EXTENSION_BROWSER__ : 'chrome';
+export const BROWSER: 'chrome' | 'firefox' = typeof __EXTENSION_BROWSER__ === 'string' ? __EXTENSION_BROWSER__ : 'chrome';
 
 /** Where the solver's workers live: an offscreen document (Chrome) or the background event page (Firefox). */
 export const SOLVER_HOST: 'offscreen-document' | 'background-page' = BROWSER === 'firefox' ? 'background-page' : 'offscreen-document';

@@ -7,7 +7,7 @@
  *   - what changed, for the people who use it
  *
  * Read by the release check (build/release-check.ts: the version has its section) and by the release notes
- * page (src/welcome/document.ts: each release's heading gets an anchor the popup's update line links to).
+ * page (src/ui/welcome/document.ts: each release's heading gets an anchor the popup's update line links to).
  */
 import { parseMarkdown, plainText } from './markdown';
 import type { Block, Inline } from './markdown';
@@ -32,6 +32,11 @@ export interface ChangelogSection {
 
 /** `[0.2.0] - 2026-11-27`, `0.2.0 - 2026-11-27`, `[Unreleased]`. */
 const RELEASE_HEADING = /^\[?([^\]\s]+)\]?(?:\s+[-–—]\s+(\d{4}-\d{2}-\d{2}))?$/;
+
+/** The anchor of a release's section on the notes page: "v0.2.0". */
+export function releaseAnchor(version: string): string {
+  return `v${version}`;
+}
 
 /** A `## ` heading's version and date, or null when it is no release heading. */
 export function releaseHeading(text: string): { version: string; date: string | null } | null {

@@ -1,6 +1,6 @@
 /**
  * The little Markdown the project's own documents use (CHANGELOG.md, PRIVACY.md), as data (pure): the
- * extension shows those documents on one of its pages (src/welcome/document.ts builds the elements from
+ * extension shows those documents on one of its pages (src/ui/welcome/document.ts builds the elements from
  * this, never from HTML), and the release check reads the changelog's sections from it.
  *
  * Blocks: `#`…`####` headings, paragraphs (lines up to a blank line), lists of `- ` items (a line indented

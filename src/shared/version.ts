@@ -26,3 +26,9 @@ export function compareVersions(a: string, b: string): number {
   return va.major - vb.major || va.minor - vb.minor || va.patch - vb.patch;
 }
 
+/** How a person reads a version: "0.2.0" → "0.2", "1.4.2" → "1.4.2" (texts that are no version stay as they are). */
+export function shortVersion(text: string): string {
+  const v = parseVersion(text);
+  if (!v) return text;
+  return v.patch === 0 ? `${v.major}.${v.minor}` : `${v.major}.${v.minor}.${v.patch}`;
+}

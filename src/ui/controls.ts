@@ -164,7 +164,7 @@ export class Controls {
     this.ui.step.addEventListener('click', () => void this.run('step'));
     this.ui.hint.addEventListener('click', () => void this.run('hint'));
     this.coachCard = new CoachCard(this.ui.message.parentElement ?? document.body, (on) => void this.run(on ? 'coach' : 'coach-stop'), this.ui.message);
-    void this.renderShortcuts().catch(() => undefined);
+    void renderShortcuts(document).catch(() => undefined);
     const local = await browser.storage.local.get(SETTINGS_STORAGE_KEY);
     this.settings = normalizeSettings(local[SETTINGS_STORAGE_KEY]);
     this.renderSettings();
@@ -417,27 +417,31 @@ export class Controls {
     }
     this.askFor(t('permissionText'), t('permissionAllow'), [pattern]);
   }
+}
 
-  /** The shortcuts as the user has them (the browser's shortcuts page can change them). */
-  private async renderShortcuts(): Promise<void> {
-    const commands = await browser.commands.getAll();
-    for (const element of document.querySelectorAll<HTMLElement>('.shortcut[data-command]')) {
-      const command = commands.find((c) => c.name === element.dataset.command);
-      if (!command) continue;
-      const keys = shortcutKeys(command.shortcut);
-      if (keys.length === 0) {
-        element.textContent = t('noKeyFor');
-        element.title = t('setKeyHint', SHORTCUTS_PAGE);
-        continue;
-      }
-      const parts: (Node | string)[] = [];
-      keys.forEach((key, index) => {
-        if (index > 0) parts.push('+');
-        const kbd = document.createElement('kbd');
-        kbd.textContent = key;
-        parts.push(kbd);
-      });
-      element.replaceChildren(...parts);
+/**
+ * Fill every `.shortcut[data-command]` element under `root` with the keys the user has for that command
+ * (the browser's shortcuts page can change them), or say that there is none; the page's own text (the
+ * keys the manifest suggests) stays where the browser does not answer.
+ */
+export async function renderShortcuts(root: ParentNode): Promise<void> {
+  const commands = await browser.commands.getAll();
+  for (const element of root.querySelectorAll<HTMLElement>('.shortcut[data-command]')) {
+    const command = commands.find((c) => c.name === element.dataset.command);
+    if (!command) continue;
+    const keys = shortcutKeys(command.shortcut);
+    if (keys.length === 0) {
+      element.textContent = t('noKeyFor');
+      element.title = t('setKeyHint', SHORTCUTS_PAGE);
+      continue;
     }
+    const parts: (Node | string)[] = [];
+    keys.forEach((key, index) => {
+      if (index > 0) parts.push('+');
+      const kbd = document.createElement('kbd');
+      kbd.textContent = key;
+      parts.push(kbd);
+    });
+    element.replaceChildren(...parts);
   }
 }

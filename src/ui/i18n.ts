@@ -50,7 +50,7 @@ export function uiLanguage(): string {
 
 /**
  * Fill a page's static texts: `data-i18n` (text), `data-i18n-title`, `data-i18n-aria-label`,
- * `data-i18n-placeholder` name message keys.
+ * `data-i18n-placeholder`, `data-i18n-alt` name message keys.
  */
 export function localize(root: ParentNode & { querySelectorAll: Document['querySelectorAll'] }): void {
   for (const element of root.querySelectorAll<HTMLElement>('[data-i18n]')) element.textContent = t(element.dataset.i18n ?? '');
@@ -61,6 +61,7 @@ export function localize(root: ParentNode & { querySelectorAll: Document['queryS
   for (const element of root.querySelectorAll<HTMLElement>('[data-i18n-placeholder]')) {
     element.setAttribute('placeholder', t(element.dataset.i18nPlaceholder ?? ''));
   }
+  for (const element of root.querySelectorAll<HTMLElement>('[data-i18n-alt]')) element.setAttribute('alt', t(element.dataset.i18nAlt ?? ''));
 }
 
 /** A whole number in the UI language: 12 345 / 12,345. */

@@ -53,7 +53,21 @@ export interface LaunchOptions {
   readonly serviceWorkerTimeoutMs?: number;
   /** Keep Chromium's back-forward cache on (Playwright turns it off by default). */
   readonly backForwardCache?: boolean;
+  /**
+   * A profile to start from and keep (a second start of the same browser); by default a fresh one, deleted
+   * on close.
+   */
+  readonly profileDir?: string;
+  /**
+   * Leave open the welcome page the extension opens on its first install. By default a fresh profile's
+   * welcome page is closed, as a person closes it before going to the game (left open, it would hide the
+   * game's tab and stop its animation frames).
+   */
+  readonly keepWelcomePage?: boolean;
 }
+
+/** The welcome page's path in the package (src/shared/onboarding.ts WELCOME_PAGE). */
+const WELCOME_PATH = '/src/ui/welcome/index.html';
 
 export interface ExtensionBrowser {
   readonly context: BrowserContext;
@@ -81,7 +95,7 @@ export async function launchWithExtension(options: LaunchOptions): Promise<Exten
   if (!existsSync(join(options.extensionDir, 'manifest.json'))) {
     throw new Error(`No built extension at ${options.extensionDir} (manifest.json missing): run \`npm run build\` first.`);
   }
-  const profileDir = mkdtempSync(join(tmpdir(), '2048-autopilot-profile-'));
+  const profileDir = options.profileDir ?? mkdtempSync(join(tmpdir(), '2048-autopilot-profile-'));
   let context: BrowserContext | undefined;
   let closed = false;
   const close = async (): Promise<void> => {
@@ -90,7 +104,7 @@ export async function launchWithExtension(options: LaunchOptions): Promise<Exten
     try {
       await context?.close();
     } finally {
-      rmSync(profileDir, { recursive: true, force: true });
+      if (!options.profileDir) rmSync(profileDir, { recursive: true, force: true });
     }
   };
   try {
@@ -117,6 +131,7 @@ export async function launchWithExtension(options: LaunchOptions): Promise<Exten
     };
     const first = await findWorker(timeout);
     const extensionId = extensionIdOf(first.url());
+    if (!options.keepWelcomePage && !options.profileDir) await closeWelcomePage(ctx, extensionId);
     return {
       context: ctx,
       extensionId,
@@ -128,6 +143,15 @@ export async function launchWithExtension(options: LaunchOptions): Promise<Exten
     await close();
     throw err;
   }
+}
+
+/** Close the welcome page a first install opens (waits a few seconds for it: a fresh profile always gets one). */
+async function closeWelcomePage(context: BrowserContext, extensionId: string): Promise<void> {
+  const url = `chrome-extension://${extensionId}${WELCOME_PATH}`;
+  const isWelcome = (page: Page): boolean => page.url().startsWith(url);
+  const page =
+    context.pages().find(isWelcome) ?? (await context.waitForEvent('page', { predicate: isWelcome, timeout: 5_000 }).catch(() => undefined));
+  await page?.close();
 }
 
 /** Ids of the tabs whose URL starts with `urlPrefix` (asked of the extension's service worker). */

@@ -17,7 +17,7 @@
  *   what a user would grant by accepting the prompt.
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import puppeteer from 'puppeteer-core';
 import type { Browser, Page } from 'puppeteer-core';
@@ -71,6 +71,11 @@ export interface FirefoxLaunchOptions {
   readonly grantHostsAtInstall?: boolean;
   /** Unload the idle background event page after this many ms (Firefox's default: 30 000). */
   readonly backgroundIdleMs?: number;
+  /**
+   * Leave open the welcome page the add-on opens when it is installed; by default it is closed, as a person
+   * closes it before going to the game.
+   */
+  readonly keepWelcomePage?: boolean;
 }
 
 export interface FirefoxExtensionBrowser {
@@ -106,10 +111,80 @@ export async function launchFirefoxWithExtension(options: FirefoxLaunchOptions):
   try {
     const addonId = await browser.installExtension(options.extensionDir);
     if (addonId !== geckoId) throw new Error(`Firefox installed the add-on as ${addonId}, expected ${geckoId}`);
-    return { browser, addonId, baseUrl: `moz-extension://${uuid}/`, close };
+    const baseUrl = `moz-extension://${uuid}/`;
+    if (!options.keepWelcomePage) await closeWelcomePage(browser, baseUrl);
+    return { browser, addonId, baseUrl, close };
   } catch (err) {
     await close();
     throw err;
+  }
+}
+
+/**
+ * Launch Firefox with the add-on installed for good in the profile `profileDir` (kept: start it again for
+ * a second start of the same browser), as an add-on from addons.mozilla.org is, rather than as a temporary
+ * add-on: a proxy file in the profile's extensions folder names the unpacked add-on, which Firefox ESR
+ * takes unsigned with `xpinstall.signatures.required` off. Firefox installs it on the first start (an
+ * install), finds it unchanged on the next (no event), and updates it when its manifest's version changed
+ * on disk (an update). `prefs` are added to the test prefs (e.g. a dark theme). The welcome page stays open.
+ */
+export async function launchFirefoxWithInstalledExtension(options: {
+  readonly extensionDir: string;
+  readonly profileDir: string;
+  readonly uuid: string;
+  readonly prefs?: Record<string, unknown>;
+}): Promise<FirefoxExtensionBrowser> {
+  const executablePath = findFirefox();
+  if (!executablePath) throw new Error(MISSING_FIREFOX_MESSAGE);
+  const geckoId = geckoIdOf(options.extensionDir);
+  mkdirSync(join(options.profileDir, 'extensions'), { recursive: true });
+  writeFileSync(join(options.profileDir, 'extensions', geckoId), `${options.extensionDir}\n`);
+  const browser = await puppeteer.launch({
+    browser: 'firefox',
+    executablePath,
+    headless: true,
+    args: ['--remote-allow-system-access'],
+    userDataDir: options.profileDir,
+    extraPrefsFirefox: {
+      ...firefoxPrefs(geckoId, options.uuid, true),
+      'xpinstall.signatures.required': false,
+      // Add-ons found in the profile are enabled, not held back for the user to confirm.
+      'extensions.autoDisableScopes': 0,
+      'extensions.enabledScopes': 15,
+      ...options.prefs,
+    },
+    defaultViewport: { width: 900, height: 900 },
+  });
+  let closed = false;
+  return {
+    browser,
+    addonId: geckoId,
+    baseUrl: `moz-extension://${options.uuid}/`,
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await browser.close();
+    },
+  };
+}
+
+/**
+ * Close the welcome page the add-on opens on install (src/shared/onboarding.ts WELCOME_PAGE), waiting a few
+ * seconds for it. Its tab is found by asking each page for its address: the client never hears that an
+ * add-on page loaded.
+ */
+async function closeWelcomePage(browser: Browser, baseUrl: string): Promise<void> {
+  const welcome = `${baseUrl}src/ui/welcome/index.html`;
+  const deadline = Date.now() + 5_000;
+  while (Date.now() < deadline) {
+    for (const page of await browser.pages()) {
+      const href = await page.evaluate(() => location.href).catch(() => '');
+      if (href.startsWith(welcome)) {
+        await page.close();
+        return;
+      }
+    }
+    await new Promise((done) => setTimeout(done, 100));
   }
 }
 

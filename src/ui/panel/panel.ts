@@ -20,9 +20,11 @@ import type { LiveSeries } from './live-series';
 import { HistoryView } from './history-view';
 import { ReplayView } from './replay-view';
 import { liveChartTexts } from './texts';
+import { linkHowItWorks } from '../pages';
 
 localize(document);
 document.documentElement.lang = browser.i18n.getUILanguage();
+linkHowItWorks(document);
 
 const fixedTab = tabIdFromSearch(location.search);
 const seriesByTab = new Map<number, LiveSeries>();

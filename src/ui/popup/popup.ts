@@ -13,6 +13,8 @@ import { Controls, byId, renderPairs } from '../controls';
 import { formatInt, localize, t } from '../i18n';
 import { browser, hasPanel, openPanel } from '../../platform/runtime';
 import { exportFileName, gameStats, tabIdFromSearch } from '../status-view';
+import { linkHowItWorks } from '../pages';
+import { showUpdateNote } from '../update-note';
 
 const ui = {
   games: byId('games'),
@@ -69,6 +71,8 @@ async function start(): Promise<void> {
     );
   });
   ui.export.addEventListener('click', exportGames);
+  linkHowItWorks(document);
+  void showUpdateNote(byId('update-note')).catch(() => undefined);
   const local = await browser.storage.local.get(GAMES_STORAGE_KEY);
   games = readGames(local[GAMES_STORAGE_KEY]);
   renderGames();

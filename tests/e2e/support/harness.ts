@@ -18,7 +18,7 @@ import { join, resolve } from 'node:path';
 import type { BrowserContext, Page, Worker } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { launchWithExtension, openExtensionWindow } from '../../harness/chromium';
-import type { ExtensionBrowser } from '../../harness/chromium';
+import type { ExtensionBrowser, LaunchOptions } from '../../harness/chromium';
 import { startStaticServer } from '../../harness/static-server';
 import type { StaticServer } from '../../harness/static-server';
 import { RunStatusSchema } from '../../../src/shared/messages';
@@ -67,6 +67,8 @@ export interface E2EOptions {
   readonly headless?: boolean;
   /** Keep Chromium's back-forward cache on (off by default under Playwright). */
   readonly backForwardCache?: boolean;
+  /** Another copy of the build, a profile kept across starts, the welcome page left open (tests/e2e/welcome.test.ts). */
+  readonly launch?: Pick<LaunchOptions, 'extensionDir' | 'profileDir' | 'keepWelcomePage'>;
 }
 
 export class E2ESession {
@@ -94,6 +96,7 @@ export class E2ESession {
         extensionDir: DIST_DIR,
         headless: options.headless ?? true,
         backForwardCache: options.backForwardCache ?? false,
+        ...options.launch,
       });
       await browser.context.addInitScript({ content: PAGE_INSTRUMENTATION });
       return new E2ESession(browser, server);
