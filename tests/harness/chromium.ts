@@ -64,6 +64,8 @@ export interface LaunchOptions {
    * game's tab and stop its animation frames).
    */
   readonly keepWelcomePage?: boolean;
+  /** The browser's UI language ("de"): the extension's pages, number formats. */
+  readonly locale?: string;
 }
 
 /** The welcome page's path in the package (src/shared/onboarding.ts WELCOME_PAGE). */
@@ -111,7 +113,8 @@ export async function launchWithExtension(options: LaunchOptions): Promise<Exten
     context = await chromium.launchPersistentContext(profileDir, {
       executablePath,
       headless: options.headless ?? true,
-      args: chromiumArgs(options.extensionDir),
+      args: [...chromiumArgs(options.extensionDir), ...(options.locale ? [`--lang=${options.locale}`] : [])],
+      ...(options.locale ? { locale: options.locale } : {}),
       ...(options.backForwardCache ? { ignoreDefaultArgs: ['--disable-back-forward-cache'] } : {}),
       viewport: { width: 900, height: 900 },
     });

@@ -1,6 +1,6 @@
 /**
  * The welcome page's picture of the popup, per UI language and theme. The PNGs are screenshots of the
- * real popup on the classic game, made by `npm run store-assets` (build/store-assets.ts), which writes
+ * real popup on the classic game, made by `npm run store-assets` (tools/store-assets.ts), which writes
  * them here.
  */
 import deDark from './pictures/step-solve-de-dark.png';
