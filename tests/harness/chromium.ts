@@ -154,6 +154,9 @@ async function closeWelcomePage(context: BrowserContext, extensionId: string): P
   const isWelcome = (page: Page): boolean => page.url().startsWith(url);
   const page =
     context.pages().find(isWelcome) ?? (await context.waitForEvent('page', { predicate: isWelcome, timeout: 5_000 }).catch(() => undefined));
+  // Closed once it has loaded, as a person would: a page closed while it loads can leave the extension's
+  // next page in the same renderer without its messages (chrome.i18n answers '' there; seen 1 start in 8).
+  await page?.waitForLoadState('load').catch(() => undefined);
   await page?.close();
 }
 
