@@ -15,7 +15,7 @@ import type { Page } from 'puppeteer-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { launchFirefoxWithInstalledExtension, openExtensionTab, openExtensionWindow } from '../harness/firefox';
 import type { FirefoxExtensionBrowser } from '../harness/firefox';
-import { CURRENT_VERSION, DOCUMENT_PATH, PANEL_PATH, POPUP_PATH, PREVIOUS_VERSION, UPDATE_LINE, WELCOME_PATH, extensionCopy, setVersion, updateLine } from '../support/installs';
+import { CURRENT_VERSION, DOCUMENT_PATH, PANEL_PATH, POPUP_PATH, PREVIOUS_VERSION, SETTLE_MS, UPDATE_LINE, WELCOME_PATH, extensionCopy, setVersion, updateLine } from '../support/installs';
 import { axeViolations } from '../e2e/support/axe';
 import { FIREFOX_DIST_DIR, sleep, waitFor } from './support/harness';
 
@@ -49,7 +49,7 @@ async function tabsAt(path: string): Promise<TabInfo[]> {
 
 async function expectTabsAt(path: string, count: number): Promise<TabInfo[]> {
   await waitFor(() => tabsAt(path), (tabs) => tabs.length >= count, { what: `${count} tab(s) at ${path}`, timeoutMs: 15_000 });
-  await sleep(1_000);
+  await sleep(SETTLE_MS);
   const tabs = await tabsAt(path);
   expect(tabs).toHaveLength(count);
   return tabs;
@@ -107,7 +107,7 @@ describe('Firefox: the first run and an update', () => {
 
   it('a second start of the browser opens nothing', async () => {
     await start();
-    await sleep(1_500);
+    await sleep(SETTLE_MS);
     expect(await tabsAt(WELCOME_PATH)).toHaveLength(0);
     expect(await control.evaluate(() => browser.runtime.getManifest().version)).toBe(PREVIOUS_VERSION);
     const { popup, note } = await popupWithNote();
@@ -119,7 +119,7 @@ describe('Firefox: the first run and an update', () => {
     setVersion(copy.dir, CURRENT_VERSION);
     await start(DARK);
     expect(await control.evaluate(() => browser.runtime.getManifest().version)).toBe(CURRENT_VERSION);
-    await sleep(1_500);
+    await sleep(SETTLE_MS);
     expect(await tabsAt(WELCOME_PATH)).toHaveLength(0);
     const first = await popupWithNote();
     expect(first.note).toEqual({ hidden: false, link: UPDATE_LINE });

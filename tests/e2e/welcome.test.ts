@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openExtensionWindow } from '../harness/chromium';
-import { CURRENT_VERSION, DOCUMENT_PATH, PANEL_PATH, PREVIOUS_VERSION, UPDATE_LINE, WELCOME_PATH, extensionCopy, setVersion, updateLine } from '../support/installs';
+import { CURRENT_VERSION, DOCUMENT_PATH, PANEL_PATH, PREVIOUS_VERSION, SETTLE_MS, UPDATE_LINE, WELCOME_PATH, extensionCopy, setVersion, updateLine } from '../support/installs';
 import { axeViolations } from './support/axe';
 import { DIST_DIR, E2ESession, sleep, waitFor } from './support/harness';
 
@@ -31,7 +31,7 @@ function pagesAt(path: string): Page[] {
 /** Wait until `count` pages show `path`, then a moment more: no further one may come. */
 async function expectPagesAt(path: string, count: number): Promise<Page[]> {
   await waitFor(async () => pagesAt(path).length, (n) => n >= count, { what: `${count} page(s) at ${path}`, timeoutMs: 10_000 });
-  await sleep(1_000);
+  await sleep(SETTLE_MS);
   expect(pagesAt(path)).toHaveLength(count);
   return pagesAt(path);
 }
@@ -115,7 +115,7 @@ describe('the first run', () => {
   it('a second start of the browser opens nothing', async () => {
     await session.close();
     session = await start();
-    await sleep(1_500);
+    await sleep(SETTLE_MS);
     expect(pagesAt(WELCOME_PATH)).toHaveLength(0);
     expect(await session.inExtension(() => chrome.runtime.getManifest().version, null)).toBe(PREVIOUS_VERSION);
     const { popup, note } = await popupWithNote();
@@ -129,7 +129,7 @@ describe('an update', () => {
     setVersion(copy.dir, CURRENT_VERSION);
     await session.reloadExtension();
     expect(await session.inExtension(() => chrome.runtime.getManifest().version, null)).toBe(CURRENT_VERSION);
-    await sleep(1_500);
+    await sleep(SETTLE_MS);
     expect(pagesAt(WELCOME_PATH)).toHaveLength(0);
 
     const first = await popupWithNote();

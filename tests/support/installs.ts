@@ -64,3 +64,9 @@ export function updateLine(): { hidden: boolean; link: string } {
   const line = document.getElementById('update-note') as HTMLElement;
   return { hidden: line.hidden, link: line.querySelector('a')?.textContent ?? '' };
 }
+
+/**
+ * How long a test waits for a page that must not open (a second welcome page): the install event comes as
+ * the background starts, before the test's first look.
+ */
+export const SETTLE_MS = 700;
