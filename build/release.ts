@@ -55,16 +55,18 @@ function lintFirefox(): string[] {
   return report.errors.map((e) => `web-ext lint: ${e.code} ${e.file ?? ''}: ${e.message}`);
 }
 
-/** Every tracked file (as the commit has it: the tree is clean), plus REVIEWERS.md at the root. */
-function sourceZip(out: string): number {
-  const files = git(['ls-files', '-z']).split('\0').filter((file) => file !== '' && existsSync(join(ROOT, file)) && statSync(join(ROOT, file)).isFile());
+/**
+ * The source package: every file git tracks, as the working tree has it (release refuses a dirty tree, so
+ * as the commit has it), plus build/REVIEWERS.md again at the root as REVIEWERS.md. Returns the zip's bytes.
+ */
+export function sourceZip(root: string = ROOT): { bytes: Uint8Array; files: number } {
+  const tracked = spawnSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 }).stdout;
+  const files = tracked.split('\0').filter((file) => file !== '' && existsSync(join(root, file)) && statSync(join(root, file)).isFile());
   const mtime = new Date('2024-01-01T00:00:00Z');
   const entries: Record<string, [Uint8Array, { mtime: Date }]> = {};
-  for (const file of files.sort()) entries[file] = [readFileSync(join(ROOT, file)), { mtime }];
-  entries['REVIEWERS.md'] = [readFileSync(join(ROOT, 'build/REVIEWERS.md')), { mtime }];
-  const zipped = zipSync(entries, { level: 9 });
-  writeFileSync(out, zipped);
-  return files.length;
+  for (const file of files.sort()) entries[file] = [readFileSync(join(root, file)), { mtime }];
+  entries['REVIEWERS.md'] = [readFileSync(join(root, 'build/REVIEWERS.md')), { mtime }];
+  return { bytes: zipSync(entries, { level: 9 }), files: files.length };
 }
 
 function main(): void {
@@ -88,8 +90,9 @@ function main(): void {
   const dir = join(ROOT, 'release');
   mkdirSync(dir, { recursive: true });
   const source = join(dir, `${NAME}-${version}-source.zip`);
-  const count = sourceZip(source);
-  console.log(`${relative(ROOT, source)}: ${count} files, ${(statSync(source).size / 1024).toFixed(1)} KiB`);
+  const zipped = sourceZip();
+  writeFileSync(source, zipped.bytes);
+  console.log(`${relative(ROOT, source)}: ${zipped.files} files, ${(zipped.bytes.length / 1024).toFixed(1)} KiB`);
   for (const browser of ['chrome', 'firefox']) {
     const zip = join(dir, `${NAME}-${version}-${browser}.zip`);
     if (!existsSync(zip)) fail([`${relative(ROOT, zip)} was not written by the build.`]);
@@ -97,8 +100,11 @@ function main(): void {
   console.log(`release: done. Upload the chrome and firefox zips (and the source zip to AMO), then: git tag v${version}`);
 }
 
-try {
-  main();
-} catch (err) {
-  fail([err instanceof Error ? err.message : String(err)]);
+// Run as `npm run release` (tsx build/release.ts); imported (a test of the source package), nothing runs.
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  try {
+    main();
+  } catch (err) {
+    fail([err instanceof Error ? err.message : String(err)]);
+  }
 }
