@@ -10,7 +10,7 @@ import privacy from '../../../PRIVACY.md?raw';
 import { parseMarkdown } from '../../shared/markdown';
 import type { Block, Inline } from '../../shared/markdown';
 import { releaseAnchor, releaseHeading } from '../../shared/changelog';
-import { localize, t, uiLanguage } from '../i18n';
+import { localize, t } from '../i18n';
 import { byId } from '../controls';
 import { browser } from '../../platform/runtime';
 
@@ -72,11 +72,13 @@ function blockElement(block: Block, installed: string): HTMLElement {
 }
 
 localize(document);
-document.documentElement.lang = uiLanguage();
+// The page's own words are in the language of the messages; the document itself is English.
+document.documentElement.lang = t('languageCode');
 const name = documentName(location.search);
 const { source, title } = DOCUMENTS[name];
 document.title = `${t(title)} — 2048 Autopilot`;
-byId('language-note').hidden = uiLanguage().toLowerCase().startsWith('en');
+byId('language-note').hidden = t('languageCode') === 'en';
+byId('document').lang = 'en';
 for (const link of document.querySelectorAll<HTMLAnchorElement>('.doc-links a[id^="link-"]')) {
   if (link.id === `link-${name}`) link.setAttribute('aria-current', 'page');
 }

@@ -16,7 +16,7 @@ const SOLVE: Record<PictureLanguage, { light: string; dark: string }> = {
   de: { light: deLight, dark: deDark },
 };
 
-/** The popup pictures for a UI language ("de", "de-AT", "en-US"…): German for German, English otherwise. */
+/** The popup pictures for the language of the messages ("de", "en"): German for German, English otherwise. */
 export function solvePictures(language: string): { light: string; dark: string } {
   return language.toLowerCase().startsWith('de') ? SOLVE.de : SOLVE.en;
 }

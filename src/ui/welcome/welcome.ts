@@ -4,15 +4,17 @@
  * language and theme; the keyboard shortcuts as the user has them; the Firefox paragraph in Firefox only;
  * a button that opens the side panel (Chrome) or the sidebar (Firefox).
  */
-import { localize, t, uiLanguage } from '../i18n';
+import { localize, t } from '../i18n';
 import { byId, renderShortcuts } from '../controls';
 import { BROWSER, SHORTCUTS_PAGE, browser, hasPanel, openPanel } from '../../platform/runtime';
 import { solvePictures } from './pictures';
 
 localize(document);
-document.documentElement.lang = uiLanguage();
+// The language the texts are in (the browser picks the locale): the page's and the pictures'.
+const language = t('languageCode');
+document.documentElement.lang = language;
 
-const pictures = solvePictures(uiLanguage());
+const pictures = solvePictures(language);
 byId<HTMLImageElement>('shot-solve').src = pictures.light;
 byId<HTMLSourceElement>('shot-solve-dark').srcset = pictures.dark;
 
