@@ -33,6 +33,7 @@ import { applyMove } from '../src/engine/grid';
 import type { Direction } from '../src/engine/types';
 import type { RunStatus } from '../src/shared/messages';
 import { DEFAULT_SETTINGS, SETTINGS_STORAGE_KEY } from '../src/shared/settings';
+import { readClassicSavedBoard } from '../tests/e2e/support/classic-board';
 import { pngSize } from './png-size';
 import { PROMO_TILE, SCREENSHOT_SIZES, SHOT_NAMES, STORE_LANGUAGES, listingFiles, promoTileFile, screenshotFile, words } from './store-listing';
 import type { ShotName, StoreLanguage } from './store-listing';
@@ -123,9 +124,9 @@ async function capture(browser: ExtensionBrowser, language: StoreLanguage, serve
     await game.evaluate(() => localStorage.clear());
     await game.reload();
     const [tabId] = await tabIdsAt(browser, url);
-    const panel = await openExtensionWindow(browser, `src/panel/index.html?tabId=${tabId}`);
+    const panel = await openExtensionWindow(browser, `src/ui/panel/index.html?tabId=${tabId}`);
     await panel.setViewportSize({ width: 420, height: CONTENT_HEIGHT });
-    const popup = await openExtensionWindow(browser, `src/popup/index.html?tabId=${tabId}`);
+    const popup = await openExtensionWindow(browser, `src/ui/popup/index.html?tabId=${tabId}`);
     await popup.setViewportSize({ width: POPUP_WIDTH, height: CONTENT_HEIGHT });
 
     log(`${language}: playing until ${tile}`);
@@ -152,7 +153,14 @@ async function capture(browser: ExtensionBrowser, language: StoreLanguage, serve
     await popup.click('#coach');
     let graded = 0;
     for (let move = 0; move < 6; move++) {
-      const s = (await until('a suggestion', () => status(browser, tabId), (v) => v?.coach?.active === true && v.coach.suggestion !== null && v.values !== undefined, 30_000)) as RunStatus;
+      // The coach's suggestion for the board the page shows now (not the one before the last move).
+      const shown = (await readClassicSavedBoard(game))?.cells.join();
+      const s = (await until(
+        'a suggestion for the board shown',
+        () => status(browser, tabId),
+        (v) => v?.coach?.active === true && v.coach.suggestion !== null && v.values !== undefined && v.board?.cells.join() === shown,
+        30_000,
+      )) as RunStatus;
       const played = (move === 3 ? lesserMove(s) : null) ?? s.coach!.suggestion!;
       const before = s.coach!.graded + s.coach!.resyncs;
       await game.keyboard.press(ARROW_KEYS[played]);

@@ -23,7 +23,7 @@ describe('a release', () => {
   it('the source package has what a reviewer builds from, the instructions at its root, and nothing built', () => {
     const files = unzipSync(sourceZip(REPO_ROOT).bytes);
     const names = Object.keys(files);
-    for (const needed of ['REVIEWERS.md', 'package.json', 'package-lock.json', 'manifest.json', 'vite.config.ts', 'scripts/build-wasm.mjs', 'src/welcome/index.html', 'public/_locales/en/messages.json', 'LICENSE']) {
+    for (const needed of ['REVIEWERS.md', 'package.json', 'package-lock.json', 'manifest.json', 'vite.config.ts', 'build/build-wasm.mjs', 'src/ui/welcome/index.html', 'public/_locales/en/messages.json', 'LICENSE']) {
       expect(names).toContain(needed);
     }
     expect(names.filter((name) => /^(node_modules|dist[^/]*|release)\//.test(name))).toEqual([]);
