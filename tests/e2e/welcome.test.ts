@@ -20,7 +20,11 @@ const copy = extensionCopy(DIST_DIR, PREVIOUS_VERSION);
 const profileDir = mkdtempSync(join(tmpdir(), '2048-autopilot-kept-profile-'));
 let session: E2ESession;
 
+/** The classic game's tab in this start of the browser (opened once: the popup is for it). */
+let gameTab: number | undefined;
+
 function start(): Promise<E2ESession> {
+  gameTab = undefined;
   return E2ESession.start({ launch: { extensionDir: copy.dir, profileDir, keepWelcomePage: true } });
 }
 
@@ -45,8 +49,8 @@ async function expectNoAxeViolation(page: Page): Promise<void> {
 
 /** The popup for the classic game's tab, and its update line (hidden or not). */
 async function popupWithNote(): Promise<{ popup: Page; note: { hidden: boolean; link: string } }> {
-  const { tabId } = await session.openGame('/classic/');
-  const popup = await session.openPopup(tabId);
+  gameTab ??= (await session.openGame('/classic/')).tabId;
+  const popup = await session.openPopup(gameTab);
   await sleep(300); // the note is read from storage after the page loaded
   return { popup, note: await popup.evaluate(updateLine) };
 }
@@ -104,8 +108,7 @@ describe('the first run', () => {
     expect(note.hidden).toBe(true);
     await popup.getByRole('link', { name: 'How it works' }).click();
     await expectPagesAt(WELCOME_PATH, 1);
-    const tabId = await session.tabIdOf(`${session.origin}/classic/`);
-    const panel = await openExtensionWindow(session.browser, `${PANEL_PATH}?tabId=${tabId}`);
+    const panel = await openExtensionWindow(session.browser, `${PANEL_PATH}?tabId=${gameTab}`);
     await panel.getByRole('link', { name: 'How it works' }).click();
     await expectPagesAt(WELCOME_PATH, 2);
     await panel.close();
