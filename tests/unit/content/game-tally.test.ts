@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GameTally } from '../../../src/content/game-tally';
-import { appendGame } from '../../../src/shared/game-log';
+import { addGame } from '../../../src/shared/game-log';
+import type { LogBounds } from '../../../src/shared/game-log';
 import { initialStatus } from '../../../src/shared/messages';
 import type { GameRecord } from '../../../src/shared/messages';
 import type { Grid } from '../../../src/engine/types';
@@ -68,9 +69,11 @@ describe('the game log records a game once', () => {
     moves,
     ms: 0,
     desyncs: 0,
-    endedAt: 0,
+    endedAt: 1_700_000_000_000,
     outcome,
   });
+  const appendGame = (games: readonly GameRecord[], next: GameRecord, options?: LogBounds & { fallback?: boolean }): readonly GameRecord[] =>
+    addGame({ games, aside: [] }, next, options).log.games;
 
   it('replaces an earlier record of the same game, keeps other games', () => {
     let log = appendGame([], record('g-1', 3, 'stopped'));
@@ -82,10 +85,12 @@ describe('the game log records a game once', () => {
     ]);
   });
 
-  it('leaves a known game as it is when asked to (the background’s fallback when a page went away)', () => {
-    const log = appendGame([record('g-1', 9, 'stopped')], record('g-1', 4, 'stopped'), { keepExisting: true });
+  it('a fallback guess (the background’s, when a page went away) leaves a known game with as many moves as it is', () => {
+    const log = appendGame([record('g-1', 9, 'stopped')], record('g-1', 4, 'stopped'), { fallback: true });
     expect(log).toEqual([record('g-1', 9, 'stopped')]);
-    expect(appendGame(log, record('g-3', 1, 'stopped'), { keepExisting: true })).toHaveLength(2);
+    expect(appendGame(log, record('g-3', 1, 'stopped'), { fallback: true })).toHaveLength(2);
+    // A guess with more moves (the game went on after its last record) takes its numbers.
+    expect(appendGame(log, record('g-1', 12, 'stopped'), { fallback: true })).toEqual([record('g-1', 12, 'stopped')]);
   });
 
   it('appends records without an id as before', () => {
