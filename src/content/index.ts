@@ -22,6 +22,8 @@ import { browser, openLifeline, runtimeLiveness } from '../platform/runtime';
 import { resetRequestPorts } from '../platform/port-transport';
 import type { Storage } from '../platform/runtime';
 import { DEFAULT_SETTINGS, SETTINGS_STORAGE_KEY, normalizeSettings } from '../shared/settings';
+import { GameRecordSchema } from '../shared/messages';
+import type { GameRecord } from '../shared/messages';
 import type { Settings } from '../shared/settings';
 import { ADAPTERS } from './adapters/index';
 import { KEYS_GLOBAL, isChannel, isSecret } from '../shared/bridge-protocol';
@@ -40,6 +42,12 @@ export const CONTENT_VERSION = 1;
 /** The property of the isolated world's global object that holds the live instance (read by the background's probe too). */
 export const CONTENT_MARK = '__2048autopilotContent';
 
+/**
+ * Where an instance that stood down leaves what it could not send (its handover: plain records, checked
+ * again by the next instance), for the next content script of the page after an extension update.
+ */
+const HANDOVER_MARK = '__2048autopilotHandover';
+
 /** What an instance leaves under CONTENT_MARK. */
 export interface ContentInstance {
   alive(): boolean;
@@ -52,6 +60,20 @@ function takeBridgeKeys(scope: Record<string, unknown>): BridgeKeys {
   delete scope[KEYS_GLOBAL];
   if (keys && isSecret(keys.secret) && isChannel(keys.channel)) return { secret: keys.secret, channel: keys.channel };
   return unusedKeys(); // injected some other way: no agent will answer, the DOM adapters still work
+}
+
+/** The records an earlier instance of this page handed over (valid ones only), taken off the global. */
+function takeHandover(scope: Record<string, unknown>): { games: GameRecord[]; current: string | undefined } {
+  const handover = scope[HANDOVER_MARK] as { games?: unknown; current?: unknown } | undefined;
+  delete scope[HANDOVER_MARK];
+  const games: GameRecord[] = [];
+  if (handover && Array.isArray(handover.games)) {
+    for (const item of handover.games as unknown[]) {
+      const parsed = GameRecordSchema.safeParse(item);
+      if (parsed.success) games.push(parsed.data);
+    }
+  }
+  return { games, current: typeof handover?.current === 'string' ? handover.current : undefined };
 }
 
 function isInstance(value: unknown): value is ContentInstance {
@@ -86,6 +108,13 @@ function start(): ContentInstance {
       }
     }
     if (scope[CONTENT_MARK] === instance) delete scope[CONTENT_MARK];
+    // The games it could not send (the extension is gone), for the next content script of this page.
+    try {
+      const handover = driver.games.handover();
+      if (handover.games.length > 0) scope[HANDOVER_MARK] = { games: handover.games.map((game) => JSON.parse(JSON.stringify(game)) as unknown), current: handover.current };
+    } catch {
+      // Standing down before the driver existed: nothing to hand over.
+    }
   };
   const runtimeAlive = runtimeLiveness();
   const alive = (): boolean => {
@@ -127,9 +156,7 @@ function start(): ContentInstance {
     overlay,
     settings: () => settings,
     report: (patch) => driver.report(patch),
-    record: (record) => {
-      if (alive()) void send('content/game-finished', { record }).catch(() => undefined);
-    },
+    record: (record) => driver.games.report(record),
   });
   const router = new CommandRouter(driver, coach, overlay, window);
   cleanups.push(() => router.dispose());
@@ -173,6 +200,12 @@ function start(): ContentInstance {
   cleanups.push(() => window.removeEventListener('pageshow', onPageShow));
 
   cleanups.push(openLifeline(standDown));
+
+  // What an earlier content script of this page could not send (it lost its extension to an update):
+  // sent now, and its game in progress goes on here.
+  const handed = takeHandover(scope);
+  const resumed = handed.games.length > 0 ? driver.games.adopt(handed.games, handed.current, Date.now()) : null;
+  if (resumed) driver.report({ gameId: resumed.gameId, moves: resumed.moves, desyncs: resumed.desyncs });
 
   // Connect the main-world bridge early (it is injected right after this script).
   void bridge.connect(1_000);

@@ -159,6 +159,21 @@ export class ReplayRecorder {
     this.current = copyGrid(board);
   }
 
+  /**
+   * Go on recording a game from its replay so far (`last`: the board it ends on, its last frame): the
+   * game an earlier content script of the page was playing when the extension was updated.
+   */
+  continueFrom(replay: Replay, last: Grid): void {
+    this.reset();
+    this.start = { rows: replay.rows, cols: replay.cols, cells: [...replay.start] };
+    this.dirs = unpackMoves(replay.moves, replay.n).map((move) => DIRECTIONS.indexOf(move));
+    this.spawns = Array.from(base64ToBytes(replay.spawns).subarray(0, replay.n));
+    const think = replay.think ? base64ToBytes(replay.think) : new Uint8Array(0);
+    this.thinks = think.length === 2 * replay.n ? Array.from(new Uint16Array(think.slice().buffer)) : new Array<number>(replay.n).fill(0);
+    for (const [key, board] of Object.entries(replay.resyncs ?? {})) this.resyncs[key] = [...board];
+    this.current = copyGrid(last);
+  }
+
   /** The replay of the game so far, and a fresh recorder; null when no move was played. */
   finish(settings?: Replay['settings']): Replay | null {
     const replay = this.snapshot(settings);

@@ -446,6 +446,58 @@ describe('driver lifecycle', () => {
     expect(h.game.keys.length).toBe(settled);
   });
 
+  it('pause, then a new game by hand: the first game is recorded with its replay, the next is another game', async () => {
+    const h = harness({ board: big(), solverDelayMs: 5 });
+    await command(h.driver, 'solve', SETTINGS);
+    await until(() => h.driver.getStatus().moves >= 3);
+    h.driver.pauseForUser();
+    await until(() => !h.driver.isRunning && h.records.length === 1);
+    const first = h.records[0];
+    expect(first).toMatchObject({ outcome: 'stopped' });
+    expect(first.replay?.n).toBe(first.moves);
+    // The page left while paused: nothing new to record, nothing sent twice.
+    h.driver.pageHidden();
+    expect(h.records).toHaveLength(1);
+    // New Game on the page: less on the board than before.
+    h.game.board = big();
+    await command(h.driver, 'solve', SETTINGS);
+    await until(() => h.driver.getStatus().moves >= 2 && h.driver.getStatus().gameId !== first.gameId);
+    await command(h.driver, 'stop', SETTINGS);
+    const second = h.records[h.records.length - 1];
+    expect(second.gameId).not.toBe(first.gameId);
+    // The status counts the new game's moves, and so does its record.
+    expect(second.moves).toBe(h.driver.getStatus().moves);
+    expect(second.moves).toBeLessThan(first.moves + second.moves);
+    expect(h.records.filter((r) => r.gameId === first.gameId)).toHaveLength(1);
+  });
+
+  it('the extension goes away mid-game: the game is recorded, waits, and the page’s next content script sends it and plays it on as the same game', async () => {
+    let alive = true;
+    const h = harness({ board: big(), solverDelayMs: 5, alive: () => alive });
+    await command(h.driver, 'solve', SETTINGS);
+    await until(() => h.driver.getStatus().moves >= 3);
+    alive = false;
+    h.driver.dispose();
+    await until(() => !h.driver.isRunning);
+    const handover = h.driver.games.handover();
+    expect(h.records).toHaveLength(0);
+    expect(handover.games).toHaveLength(1);
+    const interrupted = handover.games[0];
+    expect(interrupted).toMatchObject({ gameId: handover.current, outcome: 'stopped' });
+
+    const next = harness({ board: h.game.board, solverDelayMs: 5 });
+    expect(next.driver.games.adopt(handover.games, handover.current, Date.now())?.gameId).toBe(interrupted.gameId);
+    await until(() => next.records.length === 1);
+    expect(next.records[0]).toEqual(interrupted);
+    await command(next.driver, 'solve', SETTINGS);
+    await until(() => next.game.keys.length >= 2);
+    await command(next.driver, 'stop', SETTINGS);
+    const last = next.records[next.records.length - 1];
+    expect(last.gameId).toBe(interrupted.gameId);
+    expect(last.moves).toBe(interrupted.moves + next.game.keys.length);
+    expect(last.replay?.n).toBe(last.moves);
+  });
+
   it('a game stopped and then played to its end is one game: every record carries its id and the last has every move', async () => {
     const h = harness({ board: grid([[2, 4, 2], [4, 2, 4], [0, 0, 0]]) });
     await command(h.driver, 'step', SETTINGS);
