@@ -145,7 +145,7 @@ describe('search options read from the strategy descriptors', () => {
 
   it('lists every strategy with its options in the usage', () => {
     const text = strategyChoices();
-    expect(text).toContain('expectimax (--time-ms, --depth, --reference, --eval)');
+    expect(text).toContain('expectimax (--time-ms, --depth, --reference, --eval, --easy)');
     expect(text).toContain('| network |');
     expect(text).toContain('montecarlo (--playouts, --time-ms)');
     expect(text).toMatch(/\| random$/);
