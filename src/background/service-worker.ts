@@ -114,7 +114,7 @@ async function ensureContentScript(tabId: number): Promise<string | undefined> {
     });
     documentId = probe?.documentId;
     if (probe?.result === true) return documentId;
-    await injectAutopilot(tabId, contentScriptFile, documentId);
+    await injectAutopilot(tabId, contentScriptFile, CONTENT_MARK, documentId);
   } catch (err) {
     throw new StatusError(injectionError(err, await tabUrl(tabId)));
   }

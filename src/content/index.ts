@@ -29,6 +29,8 @@ import { ADAPTERS } from './adapters/index';
 import { KEYS_GLOBAL, isChannel, isSecret } from '../shared/bridge-protocol';
 import type { BridgeKeys } from '../shared/bridge-protocol';
 import { createPageBridge, unusedKeys } from './bridge';
+import { StatusError } from '../shared/protocol';
+import { DriverError, statusOfError } from './errors';
 import { Coach } from './coach';
 import { CommandRouter } from './commands';
 import { Driver } from './driver';
@@ -52,6 +54,8 @@ const HANDOVER_MARK = '__2048autopilotHandover';
 export interface ContentInstance {
   alive(): boolean;
   standDown(): void;
+  /** The bridge's channel name (not secret): the background injects an agent for this channel only. */
+  readonly channel: string;
 }
 
 /** The keys the background left on this (isolated) world's global just before injecting this script. */
@@ -123,7 +127,7 @@ function start(): ContentInstance {
     standDown();
     return false;
   };
-  const instance: ContentInstance = { alive, standDown };
+  const instance: ContentInstance = { alive, standDown, channel: keys.channel };
   scope[CONTENT_MARK] = instance;
 
   const bridge = createPageBridge(window, keys);
@@ -177,17 +181,24 @@ function start(): ContentInstance {
   cleanups.push(
     listen('content', {
       'content/ping': () => ({ version: CONTENT_VERSION }),
-      'content/command': (request) => {
+      'content/command': async (request) => {
         useSettings(normalizeSettings(request.settings));
-        return router.handle(request.command, settings);
+        try {
+          return await router.handle(request.command, settings);
+        } catch (err) {
+          // Every failure answers with a status the pages word (never an error's own text).
+          throw err instanceof StatusError ? err : new DriverError(statusOfError(err));
+        }
       },
     }),
   );
 
-  // A navigation or the back-forward cache: the run stops, coaching ends, each records its game.
-  const onPageHide = (): void => {
+  // A navigation or the back-forward cache: the run stops, coaching ends, each records its game. A page
+  // unloaded for good (not kept in the cache) sends its agent away too.
+  const onPageHide = (event: PageTransitionEvent): void => {
     coach.stop();
     driver.pageHidden();
+    if (!event.persisted) bridge.dispose();
   };
   window.addEventListener('pagehide', onPageHide);
   cleanups.push(() => window.removeEventListener('pagehide', onPageHide));

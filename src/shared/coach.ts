@@ -46,7 +46,7 @@ export const CoachStatusSchema = z.object({
   /** Board changes that were not one move (undo, new game, edits): evaluated again, never graded. */
   resyncs: count,
   /** Why moves are not graded, when they are not: NO_GRADES_NOTE (the pages say it in their language). */
-  note: z.string().max(200).optional(),
+  note: z.literal(NO_GRADES_NOTE).optional(),
 });
 export type CoachStatus = z.infer<typeof CoachStatusSchema>;
 

@@ -44,14 +44,9 @@ export function isTileValue(value: number): boolean {
   return Number.isInteger(value) && value >= 2 && value <= MAX_TILE && (value & (value - 1)) === 0;
 }
 
-/** "cell (row 2, col 3)", 1-based as people count. */
-export function cellName(row: number, col: number): string {
-  return `cell (row ${row + 1}, col ${col + 1})`;
-}
-
 export function checkTile(value: number, row: number, col: number): number {
   if (value === 0 || isTileValue(value)) return value;
-  throw new BoardReadError(`${cellName(row, col)} shows ${value}: not a power of two from 2 to ${MAX_TILE}`);
+  throw new BoardReadError('cellNotTile', row + 1, col + 1);
 }
 
 export function isBoardSize(rows: number, cols: number): boolean {

@@ -195,7 +195,7 @@ export class GeometryAdapter implements Adapter {
   private currentLayout(): Layout {
     if (this.layout && this.layout.container.isConnected) return this.layout;
     const found = findBoard(this.context.document);
-    if (!found) throw new BoardReadError('The board is gone from the page');
+    if (!found) throw new BoardReadError('boardGone');
     this.layout = found.layout;
     return found.layout;
   }

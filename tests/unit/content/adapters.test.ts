@@ -76,7 +76,7 @@ describe('classic adapter', () => {
 
   it('names the cell of a tile value that is not a power of two', () => {
     const dom = domFromHtml(classicPage(classicTile(2, 1, 1) + classicTile(6, 3, 2)));
-    expect(() => readClassicBoard(dom.window.document)).toThrow(/cell \(row 2, col 3\).*6/);
+    expect(() => readClassicBoard(dom.window.document)).toThrow(expect.objectContaining({ failure: 'cellNotTile', values: [2, 3] }));
   });
 
   it('detects nothing on a page without classic tiles', async () => {
@@ -118,7 +118,7 @@ describe('classic adapter', () => {
     // Read as "the largest per cell", frame 1 is 8 4 . . — one move and a 4 spawned later: a board the move
     // could have made, and the wrong one.
     container.innerHTML = frame1;
-    expect(() => readClassicBoard(doc)).toThrow(/still moving out of the new tile's cell \(row 1, column 2\)/);
+    expect(() => readClassicBoard(doc)).toThrow(expect.objectContaining({ failure: 'tilesMoving' }));
     container.innerHTML = classicTile(4, 1, 1) + classicTile(4, 2, 1);
     const settled = adapter.settled(before, 2_000, 'left');
     setTimeout(() => (container.innerHTML = frame1), 5);
@@ -323,7 +323,7 @@ describe('geometry adapter', () => {
     const adapter = new GeometryAdapter(contextOf(dom));
     expect(await adapter.detect()).toBeGreaterThan(0);
     (dom.window.document.querySelectorAll('.cell')[6] as HTMLElement).textContent = '12';
-    expect(() => adapter.readBoard()).toThrow(/cell \(row 2, col 3\)/);
+    expect(() => adapter.readBoard()).toThrow(expect.objectContaining({ failure: 'cellNotTile', values: [2, 3] }));
   });
 
   it('reads game over from a message only while it is shown', async () => {

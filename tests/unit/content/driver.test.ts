@@ -383,7 +383,7 @@ describe('driver', () => {
     h.game.readBoard = () => {
       if (failures > 0) {
         failures--;
-        throw new BoardReadError('A tile is in flight');
+        throw new BoardReadError('tilesMoving');
       }
       return read();
     };
@@ -392,12 +392,13 @@ describe('driver', () => {
 
     const bad = harness();
     bad.game.readBoard = () => {
-      throw new BoardReadError('cell (row 2, col 3) shows "12": not a tile the autopilot knows');
+      throw new BoardReadError('cellNotTile', 2, 3);
     };
     const reply = await command(bad.driver, 'step', SETTINGS);
     expect(reply.ok).toBe(false);
     expect(bad.driver.getStatus().message?.code).toBe('cannotRead');
-    expect(bad.driver.getStatus().message?.params?.[1]).toMatch(/cell \(row 2, col 3\)/);
+    // The cell, in the extension's own words: a code and two numbers, nothing the page wrote.
+    expect(bad.driver.getStatus().message).toEqual({ code: 'cannotRead', params: ['fake'], detail: { failure: 'cellNotTile', values: [2, 3] } });
     expect(bad.game.keys).toEqual([]);
   });
 
