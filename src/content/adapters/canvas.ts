@@ -233,15 +233,49 @@ export function scaleBoardBox(
   };
 }
 
+/**
+ * What the arrow over a canvas board costs (the Hint's and the coach's arrow asks for the board's box every
+ * 500 ms): the box in canvas pixels is looked for at most every `refreshMs` per canvas (sooner when the
+ * canvas changes size), in a copy of at most `pixels` pixels — a 2048 × 2048 canvas is copied at a quarter
+ * of its side. The arrow needs the box, not every pixel.
+ */
+const OVERLAY_LIMITS = { refreshMs: 2_000, pixels: 512 * 512 } as const;
+
+type PixelBox = { left: number; top: number; right: number; bottom: number };
+const boxes = new WeakMap<HTMLCanvasElement, { width: number; height: number; at: number; box: PixelBox | null }>();
+
+/** The board-coloured box on `canvas` in its own pixels, from a copy of at most OVERLAY_LIMITS.pixels. */
+function boardBoxScaled(canvas: HTMLCanvasElement): PixelBox | null {
+  const { width, height } = canvas;
+  if (!readableSize(canvas)) return null;
+  const scale = Math.min(1, Math.sqrt(OVERLAY_LIMITS.pixels / (width * height)));
+  const w = Math.max(1, Math.round(width * scale));
+  const h = Math.max(1, Math.round(height * scale));
+  const scratch = scratchContext(canvas.ownerDocument, w, h);
+  if (!scratch) return null;
+  try {
+    scratch.clearRect(0, 0, w, h);
+    scratch.drawImage(canvas, 0, 0, w, h);
+    const box = boardBox(scratch.getImageData(0, 0, w, h));
+    const sx = width / w;
+    const sy = height / h;
+    return { left: box.left * sx, top: box.top * sy, right: (box.right + 1) * sx - 1, bottom: (box.bottom + 1) * sy - 1 };
+  } catch {
+    return null;
+  }
+}
+
 /** Where the board drawn on `canvas` is on screen (null when no board can be found on it). */
 function boardRectOfCanvas(canvas: HTMLCanvasElement): BoardRect | null {
   const box = elementRect(canvas);
   if (!box || canvas.width === 0 || canvas.height === 0) return null;
-  try {
-    return scaleBoardBox(boardBox(pixelsOf(canvas)), canvas, box);
-  } catch {
-    return null;
+  const now = Date.now();
+  let known = boxes.get(canvas);
+  if (!known || known.width !== canvas.width || known.height !== canvas.height || now - known.at >= OVERLAY_LIMITS.refreshMs) {
+    known = { width: canvas.width, height: canvas.height, at: now, box: boardBoxScaled(canvas) };
+    boxes.set(canvas, known);
   }
+  return known.box ? scaleBoardBox(known.box, canvas, box) : null;
 }
 
 /** The board on the page's largest canvas that shows one (for adapters that read the board elsewhere). */

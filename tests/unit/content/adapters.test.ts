@@ -9,6 +9,7 @@ import { ClassicAdapter, readClassicBoard } from '../../../src/content/adapters/
 import { GeometryAdapter, findBoard } from '../../../src/content/adapters/geometry';
 import { SavedStateAdapter, parseSavedState } from '../../../src/content/adapters/saved-state';
 import { BoardReadError } from '../../../src/content/adapters/types';
+import { PER_MOVE_LIMITS, boundedText, endMessageIn, findWinControl } from '../../../src/content/adapters/common';
 import { contextOf, domFromHtml, loadSnapshot } from './dom';
 import type { GameSnapshotName } from './dom';
 
@@ -243,6 +244,55 @@ describe('geometry adapter', () => {
     expect(await adapter.detect()).toBeGreaterThan(0);
     expect(await adapter.continueAfterWin()).toBe('no-control');
     expect(clicks).toEqual([]);
+  });
+
+  it('never a control that would submit a form, nor one inside a link across shadow roots', async () => {
+    const shapes = [
+      '<form action="/elsewhere"><button class="submit">Keep going</button></form>',
+      '<form action="/elsewhere"><input class="submit" type="submit" value="Keep going"></form>',
+      '<input class="submit" type="image" alt="Keep going" value="Keep going" form="f"><form id="f" action="/x"></form>',
+      '<a href="/elsewhere"><span class="host"></span></a>',
+    ];
+    for (const controls of shapes) {
+      const dom = domFromHtml(winPage(controls));
+      const doc = dom.window.document;
+      const host = doc.querySelector('.host');
+      // The control inside a shadow root whose host sits in a link: closest() alone would not see the link.
+      if (host) host.attachShadow({ mode: 'open' }).innerHTML = '<button class="inner" type="button">Keep going</button>';
+      const clicks: string[] = [];
+      doc.addEventListener('click', (e) => clicks.push((e.composedPath()[0] as Element).className), true);
+      const adapter = new GeometryAdapter(contextOf(dom));
+      expect(await adapter.detect()).toBeGreaterThan(0);
+      expect(await adapter.continueAfterWin(), controls).toBe('no-control');
+      expect(clicks, controls).toEqual([]);
+    }
+    // A button of type button in a form submits nothing: that one may be pressed.
+    const dom = domFromHtml(winPage('<form action="/elsewhere"><button class="keep" type="button">Keep going</button></form>'));
+    const doc = dom.window.document;
+    doc.querySelector('.keep')?.addEventListener('click', () => doc.querySelector('.win')?.setAttribute('hidden', ''));
+    const adapter = new GeometryAdapter(contextOf(dom));
+    expect(await adapter.detect()).toBeGreaterThan(0);
+    expect(await adapter.continueAfterWin()).toBe('continued');
+  });
+
+  it('per-move work on a huge page stays bounded: the text read, the elements and the controls looked at', () => {
+    const filler = '<p>filler text</p>'.repeat(3_000);
+    const dom = domFromHtml(page(`<div class="scope"><p hidden>Game over!</p>${filler}<p class="end">Game over!</p></div>`));
+    const doc = dom.window.document;
+    const scope = doc.querySelector('.scope') as Element;
+    expect(boundedText(doc.body, 100)).toHaveLength(100);
+    // The shown message lies beyond the elements looked at; the hidden one before it does not count.
+    expect(endMessageIn(scope, 100_000)).toBeNull();
+    const small = domFromHtml(page(`<div class="scope"><p hidden>Game over!</p>${'<p>filler text</p>'.repeat(10)}<p class="end">Game over!</p></div>`));
+    expect(endMessageIn(small.window.document.querySelector('.scope') as Element, 100_000)).toBe('over');
+
+    // Thousands of look-alike controls beside the board: the search gives up within its budget.
+    const many = domFromHtml(winPage('<button class="keep" type="button">Keep going</button>'.repeat(5_000)));
+    const board = many.window.document.querySelector('.board') as Element;
+    const started = Date.now();
+    findWinControl(board);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(PER_MOVE_LIMITS.controls).toBeLessThan(5_000);
   });
 
   it('presses once more when the win message comes back, and reports still-shown when it stays', async () => {
