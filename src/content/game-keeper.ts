@@ -3,7 +3,8 @@
  * records (./game-reporter.ts). Every way a game leaves the driver records it once: finished (over, won),
  * stopped, paused (the person may start a new game by hand), a new game the page started, the page
  * going away, the extension going away (the record waits in `handover` for the page's next content
- * script, which sends it and goes on with the game: `adopt`).
+ * script, which sends it and goes on with the same game: `adopt`; so does a game stopped before the
+ * extension was updated, when Solve is pressed again).
  */
 import type { GameRecord, RunStatus } from '../shared/messages';
 import type { Grid, StrategyName } from '../engine/types';
@@ -24,6 +25,8 @@ export interface RecordContext {
 export class GameKeeper {
   readonly tally = new GameTally();
   private readonly reporter: GameReporter;
+  /** The latest record of the game being played (null once it ended, or before its first record). */
+  private latest: GameRecord | null = null;
 
   constructor(
     send: Send,
@@ -38,7 +41,9 @@ export class GameKeeper {
   record(outcome: GameRecord['outcome']): void {
     const { status, strategy, adapter, now, settings } = this.context();
     const record = this.tally.finish(outcome, status, strategy, adapter, now, settings);
-    if (record) this.reporter.report(record);
+    if (!record) return;
+    this.latest = outcome === 'stopped' ? record : null;
+    this.reporter.report(record);
   }
 
   /** Send a record made elsewhere (coach mode's games). */
@@ -54,6 +59,7 @@ export class GameKeeper {
     if (!this.tally.isNewGame(grid)) return false;
     this.record('stopped');
     this.tally.startNew(now);
+    this.latest = null;
     return true;
   }
 
@@ -63,18 +69,19 @@ export class GameKeeper {
     this.reporter.dispose();
   }
 
-  /** The records not sent, and the id of the game being played (its record among them). */
-  handover(): { games: GameRecord[]; current: string } {
-    return { games: this.reporter.unsent(), current: this.tally.id };
+  /** The records not sent, and the latest record of the game being played (to go on with it). */
+  handover(): { games: GameRecord[]; resume: GameRecord | null } {
+    return { games: this.reporter.unsent(), resume: this.latest };
   }
 
-  /** Send what an earlier content script of the page handed over; its game in progress goes on here (returned) when it can. */
-  adopt(games: readonly GameRecord[], current: string | undefined, now: number): GameRecord | null {
-    let resumed: GameRecord | null = null;
-    for (const record of games) {
-      if (record.gameId === current && this.tally.resume(record, now)) resumed = record;
-      this.reporter.report(record);
-    }
-    return resumed;
+  /**
+   * Send what an earlier content script of the page handed over, and go on with its game (returned) when
+   * it can: the same game, one record.
+   */
+  adopt(games: readonly GameRecord[], resume: GameRecord | undefined, now: number): GameRecord | null {
+    for (const record of games) this.reporter.report(record);
+    if (!resume || !this.tally.resume(resume, now)) return null;
+    this.latest = resume;
+    return resume;
   }
 }

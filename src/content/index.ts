@@ -67,8 +67,8 @@ function takeBridgeKeys(scope: Record<string, unknown>): BridgeKeys {
 }
 
 /** The records an earlier instance of this page handed over (valid ones only), taken off the global. */
-function takeHandover(scope: Record<string, unknown>): { games: GameRecord[]; current: string | undefined } {
-  const handover = scope[HANDOVER_MARK] as { games?: unknown; current?: unknown } | undefined;
+function takeHandover(scope: Record<string, unknown>): { games: GameRecord[]; resume: GameRecord | undefined } {
+  const handover = scope[HANDOVER_MARK] as { games?: unknown; resume?: unknown } | undefined;
   delete scope[HANDOVER_MARK];
   const games: GameRecord[] = [];
   if (handover && Array.isArray(handover.games)) {
@@ -77,7 +77,8 @@ function takeHandover(scope: Record<string, unknown>): { games: GameRecord[]; cu
       if (parsed.success) games.push(parsed.data);
     }
   }
-  return { games, current: typeof handover?.current === 'string' ? handover.current : undefined };
+  const resume = GameRecordSchema.safeParse(handover?.resume);
+  return { games, resume: resume.success ? resume.data : undefined };
 }
 
 function isInstance(value: unknown): value is ContentInstance {
@@ -114,8 +115,9 @@ function start(): ContentInstance {
     if (scope[CONTENT_MARK] === instance) delete scope[CONTENT_MARK];
     // The games it could not send (the extension is gone), for the next content script of this page.
     try {
-      const handover = driver.games.handover();
-      if (handover.games.length > 0) scope[HANDOVER_MARK] = { games: handover.games.map((game) => JSON.parse(JSON.stringify(game)) as unknown), current: handover.current };
+      const { games, resume } = driver.games.handover();
+      const plain = (value: unknown): unknown => JSON.parse(JSON.stringify(value)) as unknown;
+      if (games.length > 0 || resume) scope[HANDOVER_MARK] = { games: games.map(plain), resume: resume ? plain(resume) : null };
     } catch {
       // Standing down before the driver existed: nothing to hand over.
     }
@@ -212,10 +214,10 @@ function start(): ContentInstance {
 
   cleanups.push(openLifeline(standDown));
 
-  // What an earlier content script of this page could not send (it lost its extension to an update):
-  // sent now, and its game in progress goes on here.
+  // What an earlier content script of this page could not send (it lost its extension to an update) is
+  // sent now, and its game goes on here as the same game.
   const handed = takeHandover(scope);
-  const resumed = handed.games.length > 0 ? driver.games.adopt(handed.games, handed.current, Date.now()) : null;
+  const resumed = driver.games.adopt(handed.games, handed.resume, Date.now());
   if (resumed) driver.report({ gameId: resumed.gameId, moves: resumed.moves, desyncs: resumed.desyncs });
 
   // Connect the main-world bridge early (it is injected right after this script).

@@ -484,10 +484,11 @@ describe('driver lifecycle', () => {
     expect(h.records).toHaveLength(0);
     expect(handover.games).toHaveLength(1);
     const interrupted = handover.games[0];
-    expect(interrupted).toMatchObject({ gameId: handover.current, outcome: 'stopped' });
+    expect(handover.resume).toEqual(interrupted);
+    expect(interrupted).toMatchObject({ outcome: 'stopped' });
 
     const next = harness({ board: h.game.board, solverDelayMs: 5 });
-    expect(next.driver.games.adopt(handover.games, handover.current, Date.now())?.gameId).toBe(interrupted.gameId);
+    expect(next.driver.games.adopt(handover.games, handover.resume ?? undefined, Date.now())?.gameId).toBe(interrupted.gameId);
     await until(() => next.records.length === 1);
     expect(next.records[0]).toEqual(interrupted);
     await command(next.driver, 'solve', SETTINGS);
@@ -497,6 +498,30 @@ describe('driver lifecycle', () => {
     expect(last.gameId).toBe(interrupted.gameId);
     expect(last.moves).toBe(interrupted.moves + next.game.keys.length);
     expect(last.replay?.n).toBe(last.moves);
+  });
+
+  it('a game stopped before the extension was updated is the same game when Solve is pressed again on the page', async () => {
+    let alive = true;
+    const h = harness({ board: big(), solverDelayMs: 5, alive: () => alive });
+    await command(h.driver, 'solve', SETTINGS);
+    await until(() => h.driver.getStatus().moves >= 3);
+    await command(h.driver, 'stop', SETTINGS);
+    const stopped = h.records[h.records.length - 1];
+    alive = false;
+    h.driver.dispose();
+    const handover = h.driver.games.handover();
+    expect(handover.games).toEqual([]);
+    expect(handover.resume).toEqual(stopped);
+    const next = harness({ board: h.game.board, solverDelayMs: 5 });
+    next.driver.games.adopt(handover.games, handover.resume ?? undefined, Date.now());
+    await command(next.driver, 'step', SETTINGS);
+    expect(next.records.at(-1)).toBeUndefined();
+    await command(next.driver, 'stop', SETTINGS);
+    await command(next.driver, 'solve', SETTINGS);
+    await until(() => next.game.keys.length >= 2);
+    await command(next.driver, 'stop', SETTINGS);
+    expect(next.records.every((r) => r.gameId === stopped.gameId)).toBe(true);
+    expect(next.records.at(-1)?.moves).toBe(stopped.moves + next.game.keys.length);
   });
 
   it('a game stopped and then played to its end is one game: every record carries its id and the last has every move', async () => {
