@@ -22,13 +22,12 @@ import { browser, openLifeline, runtimeLiveness } from '../platform/runtime';
 import { resetRequestPorts } from '../platform/port-transport';
 import type { Storage } from '../platform/runtime';
 import { DEFAULT_SETTINGS, SETTINGS_STORAGE_KEY, normalizeSettings } from '../shared/settings';
-import { GameRecordSchema } from '../shared/messages';
-import type { GameRecord } from '../shared/messages';
 import type { Settings } from '../shared/settings';
 import { ADAPTERS } from './adapters/index';
 import { KEYS_GLOBAL, isChannel, isSecret } from '../shared/bridge-protocol';
 import type { BridgeKeys } from '../shared/bridge-protocol';
 import { createPageBridge, unusedKeys } from './bridge';
+import { answerLaterScripts, askEarlierScripts, handedGames } from './handover';
 import { StatusError } from '../shared/protocol';
 import { DriverError, statusOfError } from './errors';
 import { Coach } from './coach';
@@ -44,12 +43,6 @@ export const CONTENT_VERSION = 1;
 /** The property of the isolated world's global object that holds the live instance (read by the background's probe too). */
 export const CONTENT_MARK = '__2048autopilotContent';
 
-/**
- * Where an instance that stood down leaves what it could not send (its handover: plain records, checked
- * again by the next instance), for the next content script of the page after an extension update.
- */
-const HANDOVER_MARK = '__2048autopilotHandover';
-
 /** What an instance leaves under CONTENT_MARK. */
 export interface ContentInstance {
   alive(): boolean;
@@ -60,25 +53,12 @@ export interface ContentInstance {
 
 /** The keys the background left on this (isolated) world's global just before injecting this script. */
 function takeBridgeKeys(scope: Record<string, unknown>): BridgeKeys {
-  const keys = scope[KEYS_GLOBAL] as { secret?: unknown; channel?: unknown } | undefined;
+  const keys = scope[KEYS_GLOBAL] as { secret?: unknown; channel?: unknown; handover?: unknown } | undefined;
   delete scope[KEYS_GLOBAL];
-  if (keys && isSecret(keys.secret) && isChannel(keys.channel)) return { secret: keys.secret, channel: keys.channel };
-  return unusedKeys(); // injected some other way: no agent will answer, the DOM adapters still work
-}
-
-/** The records an earlier instance of this page handed over (valid ones only), taken off the global. */
-function takeHandover(scope: Record<string, unknown>): { games: GameRecord[]; resume: GameRecord | undefined } {
-  const handover = scope[HANDOVER_MARK] as { games?: unknown; resume?: unknown } | undefined;
-  delete scope[HANDOVER_MARK];
-  const games: GameRecord[] = [];
-  if (handover && Array.isArray(handover.games)) {
-    for (const item of handover.games as unknown[]) {
-      const parsed = GameRecordSchema.safeParse(item);
-      if (parsed.success) games.push(parsed.data);
-    }
+  if (keys && isSecret(keys.secret) && isChannel(keys.channel)) {
+    return { secret: keys.secret, channel: keys.channel, ...(isSecret(keys.handover) ? { handover: keys.handover } : {}) };
   }
-  const resume = GameRecordSchema.safeParse(handover?.resume);
-  return { games, resume: resume.success ? resume.data : undefined };
+  return unusedKeys(); // injected some other way: no agent will answer, the DOM adapters still work
 }
 
 function isInstance(value: unknown): value is ContentInstance {
@@ -113,14 +93,6 @@ function start(): ContentInstance {
       }
     }
     if (scope[CONTENT_MARK] === instance) delete scope[CONTENT_MARK];
-    // The games it could not send (the extension is gone), for the next content script of this page.
-    try {
-      const { games, resume } = driver.games.handover();
-      const plain = (value: unknown): unknown => JSON.parse(JSON.stringify(value)) as unknown;
-      if (games.length > 0 || resume) scope[HANDOVER_MARK] = { games: games.map(plain), resume: resume ? plain(resume) : null };
-    } catch {
-      // Standing down before the driver existed: nothing to hand over.
-    }
   };
   const runtimeAlive = runtimeLiveness();
   const alive = (): boolean => {
@@ -213,10 +185,14 @@ function start(): ContentInstance {
   cleanups.push(() => window.removeEventListener('pageshow', onPageShow));
 
   cleanups.push(openLifeline(standDown));
+  // A later content script of this page (after an update) asks this one, orphaned by then, to stand down
+  // and hand over its games. Not a cleanup: it answers after standing down.
+  answerLaterScripts(window, keys.handover, () => !runtimeAlive(), standDown, () => driver.games.handover());
 
   // What an earlier content script of this page could not send (it lost its extension to an update) is
   // sent now, and its game goes on here as the same game.
-  const handed = takeHandover(scope);
+  // (In Chromium that script is in another isolated world: they meet on the window, ./handover.ts.)
+  const handed = handedGames(askEarlierScripts(window, keys.handover));
   const resumed = driver.games.adopt(handed.games, handed.resume, Date.now());
   if (resumed) driver.report({ gameId: resumed.gameId, moves: resumed.moves, desyncs: resumed.desyncs });
 

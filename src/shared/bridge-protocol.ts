@@ -45,6 +45,11 @@ export const KEYS_GLOBAL = '__2048autopilotBridgeKeys';
 export interface BridgeKeys {
   readonly secret: string;
   readonly channel: string;
+  /**
+   * The handover key: the same for every injection of this installation (kept in storage.local, so it
+   * outlives an update), for what a content script hands to the next one (src/content/handover.ts).
+   */
+  readonly handover?: string;
 }
 
 /** Requests the agent answers; nothing else is sent. */

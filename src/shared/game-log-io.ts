@@ -103,6 +103,8 @@ export interface ImportResult {
   readonly games: GameRecord[];
   /** Records that did not validate and were skipped. */
   readonly skipped: number;
+  /** Games whose replay was cut short to fit (src/shared/game-log.ts boundRecord). */
+  readonly truncated: number;
 }
 
 /** Why a file cannot be imported at all: the locale message `importError_<reason>` says it. */
@@ -118,12 +120,18 @@ export class ImportError extends Error {
 function validRecords(items: readonly unknown[]): ImportResult {
   const games: GameRecord[] = [];
   let skipped = 0;
+  let truncated = 0;
   for (const item of items) {
     const parsed = GameRecordSchema.safeParse(item);
-    if (parsed.success) games.push(boundRecord(parsed.data).record);
-    else skipped++;
+    if (!parsed.success) {
+      skipped++;
+      continue;
+    }
+    const bounded = boundRecord(parsed.data);
+    if (bounded.truncated) truncated++;
+    games.push(bounded.record);
   }
-  return { games, skipped };
+  return { games, skipped, truncated };
 }
 
 /** Games from an exported file, JSON or CSV (told apart by the first character); their replays bounded. */

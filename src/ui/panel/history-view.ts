@@ -50,13 +50,14 @@ function cell(tag: 'td' | 'th', text: string, scope?: string): HTMLTableCellElem
 }
 
 /** What an import did, in words (one sentence per thing that happened). */
-function importSummary(reply: LogChangeReply, skipped: number, refusedBefore: number): string {
+function importSummary(reply: LogChangeReply, file: { skipped: number; truncated: number }, refusedBefore: number): string {
   if (reply.failed) return t('importStorageFull');
+  const { skipped } = file;
   const parts = [t('importDone', reply.added, skipped, reply.duplicates)];
   const refused = reply.refused + refusedBefore;
   if (refused > 0) parts.push(t('importNoRoom', refused, GAMES_CAP));
   if (reply.evicted > 0) parts.push(t('importEvicted', reply.evicted));
-  if (reply.truncated > 0) parts.push(t('importTruncated', reply.truncated));
+  if (reply.truncated + file.truncated > 0) parts.push(t('importTruncated', reply.truncated + file.truncated));
   return parts.join(' ');
 }
 
@@ -152,7 +153,7 @@ export class HistoryView {
       const result = importGames(await file.text());
       const candidates = importCandidates(result.games);
       const reply = await send('history/import', { games: candidates.games });
-      this.ui.ioMessage.textContent = importSummary(reply, result.skipped, candidates.refused);
+      this.ui.ioMessage.textContent = importSummary(reply, result, candidates.refused);
     } catch (err) {
       this.ui.ioMessage.textContent =
         err instanceof ImportError ? t(`importError_${err.reason}`, Math.round(IMPORT_MAX_CHARS / 1_000_000)) : t('importFailed', err instanceof Error ? err.name : 'Error');

@@ -251,14 +251,10 @@ describe('geometry adapter', () => {
       '<form action="/elsewhere"><button class="submit">Keep going</button></form>',
       '<form action="/elsewhere"><input class="submit" type="submit" value="Keep going"></form>',
       '<input class="submit" type="image" alt="Keep going" value="Keep going" form="f"><form id="f" action="/x"></form>',
-      '<a href="/elsewhere"><span class="host"></span></a>',
     ];
     for (const controls of shapes) {
       const dom = domFromHtml(winPage(controls));
       const doc = dom.window.document;
-      const host = doc.querySelector('.host');
-      // The control inside a shadow root whose host sits in a link: closest() alone would not see the link.
-      if (host) host.attachShadow({ mode: 'open' }).innerHTML = '<button class="inner" type="button">Keep going</button>';
       const clicks: string[] = [];
       doc.addEventListener('click', (e) => clicks.push((e.composedPath()[0] as Element).className), true);
       const adapter = new GeometryAdapter(contextOf(dom));
@@ -266,6 +262,19 @@ describe('geometry adapter', () => {
       expect(await adapter.continueAfterWin(), controls).toBe('no-control');
       expect(clicks, controls).toEqual([]);
     }
+    // The game in a shadow root whose host sits in a link: the overlay's button there is inside the link,
+    // which closest() from the button does not see (it stops at the shadow root).
+    const linked = domFromHtml(page('<a href="/elsewhere"><span class="host"></span></a>'));
+    const host = linked.window.document.querySelector('.host') as Element;
+    const row = (values: number[]): string => `<div class="row">${values.map((v) => `<div class="cell">${v || ''}</div>`).join('')}</div>`;
+    host.attachShadow({ mode: 'open' }).innerHTML = `<div class="wrap"><div class="board">${row([2048, 4, 0, 0])}${row([2, 0, 0, 0])}${row([0, 0, 0, 0])}${row([0, 0, 0, 8])}</div><div class="win"><p>You win!</p><button class="keep" type="button">Keep going</button></div></div>`;
+    const linkClicks: string[] = [];
+    linked.window.document.addEventListener('click', (e) => linkClicks.push((e.composedPath()[0] as Element).className), true);
+    const inLinkAdapter = new GeometryAdapter(contextOf(linked));
+    expect(await inLinkAdapter.detect()).toBeGreaterThan(0);
+    expect(inLinkAdapter.readBoard().status).toBe('won');
+    expect(await inLinkAdapter.continueAfterWin()).toBe('no-control');
+    expect(linkClicks).toEqual([]);
     // A button of type button in a form submits nothing: that one may be pressed.
     const dom = domFromHtml(winPage('<form action="/elsewhere"><button class="keep" type="button">Keep going</button></form>'));
     const doc = dom.window.document;

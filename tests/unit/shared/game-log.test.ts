@@ -95,7 +95,7 @@ describe('history: export and import', () => {
 
   it('skips bad records with a count, and refuses a file that is not an export', () => {
     const json = JSON.stringify({ games: [games[0], { junk: 1 }] });
-    expect(importGames(json)).toEqual({ games: [games[0]], skipped: 1 });
+    expect(importGames(json)).toEqual({ games: [games[0]], skipped: 1, truncated: 0 });
     const csv = exportCsv(games).replace('won', 'maybe');
     expect(importGames(csv).skipped).toBe(1);
     expect(() => importGames('{not json')).toThrow(ImportError);
