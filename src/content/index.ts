@@ -5,9 +5,12 @@
  *
  * One live instance per document: a second injection finds the first one's mark and does nothing while
  * that one is alive. An instance is alive while its extension is: after a reload or an update of the
- * extension the old script is orphaned (no runtime), and it stands down — it stops any run, removes every
- * listener it added, sends no key — as soon as it notices (its lifeline port to the background drops, or
- * any check finds the runtime gone), and at the latest when a new injection finds its mark.
+ * extension the old script is orphaned (no runtime), and it stands down — it stops any run, records its
+ * game, sends its main-world agent away, removes every listener it added, sends no key — as soon as it
+ * notices (its lifeline port to the background drops, or any check finds the runtime gone), and at the
+ * latest when the page's next content script starts: in the same world it finds the mark; in Chromium,
+ * where it runs in a new isolated world, it asks on the page's window (./handover.ts), and the orphan
+ * hands over the games it could not send and its game in progress, which goes on here.
  *
  * The page's own lifecycle: `pagehide` (a navigation, or the page going into the back-forward cache)
  * stops the run and records its game; a page restored from that cache does not resume (Solve again does)
