@@ -38,6 +38,16 @@ const CONTINUE_PAGES: readonly { name: string; path: string; repeat: boolean }[]
   { name: 'web-component', path: '/pages/web-component/', repeat: false },
 ];
 
+/** Count the navigations of a page's top frame from now on; `stop()` ends the count. */
+function countNavigations(page: Page): { count(): number; stop(): void } {
+  let navigated = 0;
+  const onNavigate = (frame: { parentFrame(): unknown }): void => {
+    if (frame.parentFrame() === null) navigated += 1;
+  };
+  page.on('framenavigated', onNavigate);
+  return { count: () => navigated, stop: () => page.off('framenavigated', onNavigate) };
+}
+
 async function waitForProbe(page: Page, accept: (p: WinProbe) => boolean, what: string, timeoutMs = 60_000): Promise<WinProbe> {
   return waitFor(() => probeWin(page), accept, { what, timeoutMs });
 }
@@ -145,11 +155,7 @@ describe('a win never navigates away', () => {
   it('a page with "Continue reading" / "Keep going" links elsewhere reaches 2048 and stays on the page', async () => {
     const game = await openNearWin(session, '/pages/article-links/');
     const url = game.page.url();
-    let navigated = 0;
-    const onNavigate = (frame: { parentFrame(): unknown }): void => {
-      if (frame.parentFrame() === null) navigated += 1;
-    };
-    game.page.on('framenavigated', onNavigate);
+    const navigations = countNavigations(game.page);
     try {
       const popup = await session.openPopup(game.tabId);
       await clickButton(popup, 'Solve');
@@ -165,12 +171,12 @@ describe('a win never navigates away', () => {
       await clickButton(popup, 'Stop');
       await session.waitForRest(game.tabId);
       expect(game.page.url()).toBe(url);
-      expect(navigated).toBe(0);
+      expect(navigations.count()).toBe(0);
       const bait = await game.page.evaluate(() => (window as unknown as { __fixture: { baitClicks: number } }).__fixture.baitClicks);
       expect(bait).toBe(0);
       expect((await probeWin(game.page)).winShown).toBe(false);
     } finally {
-      game.page.off('framenavigated', onNavigate);
+      navigations.stop();
     }
   });
 });
@@ -183,11 +189,7 @@ describe('a win never leaves the page through its own overlay', () => {
     it(`an overlay whose "Keep going" is ${what}: never clicked, the URL never changes`, async () => {
       const game = await openNearWin(session, `/e2e-pages/win-traps/?trap=${trap}`);
       const url = game.page.url();
-      let navigated = 0;
-      const onNavigate = (frame: { parentFrame(): unknown }): void => {
-        if (frame.parentFrame() === null) navigated += 1;
-      };
-      game.page.on('framenavigated', onNavigate);
+      const navigations = countNavigations(game.page);
       try {
         const popup = await session.openPopup(game.tabId);
         await clickButton(popup, 'Solve');
@@ -199,10 +201,10 @@ describe('a win never leaves the page through its own overlay', () => {
         expect(status.message?.code).toBe('wonNoControl');
         await sleep(500);
         expect(game.page.url()).toBe(url);
-        expect(navigated).toBe(0);
+        expect(navigations.count()).toBe(0);
         expect(await game.page.evaluate(() => (window as unknown as { __fixture: { trapClicks: number } }).__fixture.trapClicks)).toBe(0);
       } finally {
-        game.page.off('framenavigated', onNavigate);
+        navigations.stop();
       }
     });
   }

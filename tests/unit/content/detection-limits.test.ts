@@ -31,6 +31,26 @@ function manyClassicTiles(count: number): string {
   return `<div class="game-container"><div class="grid-container">${'<div class="grid-row">' + '<div class="grid-cell"></div>'.repeat(4) + '</div>'}</div><div class="tile-container">${tiles.join('')}</div></div>`;
 }
 
+/** An OffscreenCanvas of our own world that tells `onDraw` what was copied, at what size; its pixels are blank. */
+function fakeOffscreen(onDraw: (source: unknown, size: [number, number]) => void): unknown {
+  return class {
+    constructor(
+      readonly width: number,
+      readonly height: number,
+    ) {}
+    getContext() {
+      const { width, height } = this;
+      return {
+        clearRect() {},
+        drawImage(source: unknown, _x: number, _y: number, w = width, h = height) {
+          onDraw(source, [w, h]);
+        },
+        getImageData: () => ({ width, height, data: new Uint8ClampedArray(width * height * 4) }),
+      };
+    }
+  };
+}
+
 afterEach(() => {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
@@ -82,23 +102,7 @@ describe('canvas detection limits', () => {
     const pageGetContext = vi.fn(() => null);
     for (const canvas of Array.from(doc.querySelectorAll('canvas'))) (canvas as HTMLCanvasElement).getContext = pageGetContext as never;
     const drawn: string[] = [];
-    class FakeOffscreen {
-      constructor(
-        readonly width: number,
-        readonly height: number,
-      ) {}
-      getContext() {
-        const { width, height } = this;
-        return {
-          clearRect() {},
-          drawImage(source: HTMLCanvasElement) {
-            drawn.push(source.id);
-          },
-          getImageData: () => ({ width, height, data: new Uint8ClampedArray(width * height * 4) }),
-        };
-      }
-    }
-    vi.stubGlobal('OffscreenCanvas', FakeOffscreen);
+    vi.stubGlobal('OffscreenCanvas', fakeOffscreen((source) => drawn.push((source as HTMLCanvasElement).id)));
     expect(canvases(doc).map((c) => c.id)).toEqual(['small']);
     expect(await new CanvasAdapter(contextOf(dom)).detect()).toBe(0);
     expect(pageGetContext).not.toHaveBeenCalled();
@@ -113,23 +117,7 @@ describe('the arrow over a canvas board', () => {
     const canvas = doc.getElementById('big') as HTMLCanvasElement;
     canvas.getBoundingClientRect = () => ({ left: 0, top: 0, width: 500, height: 500, right: 500, bottom: 500, x: 0, y: 0, toJSON: () => ({}) }) as DOMRect;
     const copies: [number, number][] = [];
-    class FakeOffscreen {
-      constructor(
-        readonly width: number,
-        readonly height: number,
-      ) {}
-      getContext() {
-        const { width, height } = this;
-        return {
-          clearRect() {},
-          drawImage(_source: unknown, _x: number, _y: number, w = width, h = height) {
-            copies.push([w, h]);
-          },
-          getImageData: () => ({ width, height, data: new Uint8ClampedArray(width * height * 4) }),
-        };
-      }
-    }
-    vi.stubGlobal('OffscreenCanvas', FakeOffscreen);
+    vi.stubGlobal('OffscreenCanvas', fakeOffscreen((_source, size) => copies.push(size)));
     let now = 1_000_000;
     vi.spyOn(Date, 'now').mockImplementation(() => now);
     for (let i = 0; i < 10; i++) {
