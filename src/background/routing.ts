@@ -6,18 +6,21 @@
  *   sets), never from anything the content script wrote: a tab replaces and cancels only its own search;
  * - the solver's options are built anew from the narrow tab schema (time, depth, playouts, seed), with
  *   the table size left to the engine's default: nothing else a tab sent reaches the solver host;
- * - status texts are bounded before they are stored (the popup shows them).
+ * - status texts are bounded before they are stored (the popup shows them);
+ * - every change of the game log, from a tab or from the panel, goes to its one writer.
  */
-import type { Command, GameRecord, ReplyOf, RunStatus, TabSearchOptions } from '../shared/messages';
+import type { Command, ReplyOf, RunStatus, TabSearchOptions } from '../shared/messages';
 import type { Handlers, SenderInfo } from '../shared/protocol';
 import type { SearchOptions } from '../engine/types';
 import type { SolverHost } from '../solver/host';
+import type { GameLogWriter } from './game-log-writer';
 
 export interface BackgroundDeps {
   readonly solverHost: SolverHost;
   runCommand(tabId: number, command: Command): Promise<ReplyOf<'popup/command'>>;
   saveStatus(tabId: number, status: RunStatus, sender: SenderInfo): Promise<void>;
-  recordGame(record: GameRecord): Promise<void>;
+  /** The one writer of the game log (recordings from tabs, the panel's import, deletion, clearing). */
+  readonly gameLog: Pick<GameLogWriter, 'record' | 'importGames' | 'deleteGame' | 'clear'>;
 }
 
 /** The tab of a content script's message (the protocol accepts those kinds only from a tab's top frame). */
@@ -50,10 +53,15 @@ export function backgroundHandlers(deps: BackgroundDeps): Handlers<'background'>
       await deps.saveStatus(senderTab(sender), request.status, sender);
       return {};
     },
+    // Answered once the log has it (or the storage refused it: the history's notice says so), so the
+    // content script sends a game again until it is answered.
     'content/game-finished': async (request) => {
-      await deps.recordGame(request.record);
+      await deps.gameLog.record(request.record);
       return {};
     },
+    'history/import': (request) => deps.gameLog.importGames(request.games),
+    'history/delete': (request) => deps.gameLog.deleteGame(request.key),
+    'history/clear': () => deps.gameLog.clear(),
     'solver/request': (request, sender) =>
       deps.solverHost.solve({
         requestId: request.requestId,

@@ -9,11 +9,13 @@ import contentScriptFile from '../content/index.ts?script';
 import { DeliveryError, StatusError } from '../shared/protocol';
 import { listen, send } from '../platform/messaging';
 import { acceptLifelines } from '../platform/runtime';
-import type { Command, GameRecord, ReplyOf, RunStatus } from '../shared/messages';
+import type { Command, ReplyOf, RunStatus } from '../shared/messages';
 import type { SenderInfo } from '../shared/protocol';
 import { backgroundHandlers } from './routing';
 import { SETTINGS_STORAGE_KEY, normalizeSettings } from '../shared/settings';
-import { GAMES_STORAGE_KEY, appendGame } from '../shared/game-log';
+import { GameLogWriter } from './game-log-writer';
+import { LiveGames, isNewSession } from './live-games';
+import { deleteOldTables } from './old-data';
 import { endedDocumentKey, readStatus, statusDocumentKey, statusKey } from '../shared/run-status-store';
 import { badgeFor } from './badge';
 import { errorStatus, injectionError, statusAfterPageEnd, stoppedGameRecord, toggleCommand } from './run-status';
@@ -41,6 +43,7 @@ async function loadStatus(tabId: number): Promise<RunStatus | null> {
 async function saveStatus(tabId: number, status: RunStatus, extra: Record<string, unknown> = {}): Promise<void> {
   await browser.storage.session.set({ [statusKey(tabId)]: status, ...extra });
   await showBadge(tabId, status);
+  await liveGames.note(tabId, status, Date.now());
 }
 
 async function showBadge(tabId: number, status: RunStatus | null): Promise<void> {
@@ -53,19 +56,13 @@ async function showBadge(tabId: number, status: RunStatus | null): Promise<void>
   }
 }
 
-/** Appends run one after another (read-modify-write of one array). */
-let gameLogQueue: Promise<void> = Promise.resolve();
+/** The one writer of the game log: recordings, fallbacks, imports, deletions and clearing in one queue. */
+const gameLog = new GameLogWriter(browser.storage.local, browser.storage.session);
 
-/** Record a game (once: a later record of the same game replaces it; `keepExisting` leaves an earlier one). */
-function recordGame(record: GameRecord, keepExisting = false): Promise<void> {
-  gameLogQueue = gameLogQueue
-    .catch(() => undefined)
-    .then(async () => {
-      const items = await browser.storage.local.get(GAMES_STORAGE_KEY);
-      await browser.storage.local.set({ [GAMES_STORAGE_KEY]: appendGame(items[GAMES_STORAGE_KEY], record, { keepExisting }) });
-    });
-  return gameLogQueue;
-}
+/** A session that starts on an emptied storage.session: the games left in play are recorded, old data goes. */
+const newSession = isNewSession(browser.storage.session, Date.now());
+newSession.then((fresh) => (fresh ? deleteOldTables() : undefined)).catch(() => undefined);
+const liveGames = new LiveGames(browser.storage.local, gameLog, newSession);
 
 // ---------------------------------------------------------------------------------------------------
 // The content script in a tab
@@ -118,7 +115,7 @@ async function ensureContentScript(tabId: number): Promise<string | undefined> {
     });
     documentId = probe?.documentId;
     if (probe?.result === true) return documentId;
-    await injectAutopilot(tabId, contentScriptFile, documentId);
+    await injectAutopilot(tabId, contentScriptFile, CONTENT_MARK, documentId);
   } catch (err) {
     throw new StatusError(injectionError(err, await tabUrl(tabId)));
   }
@@ -233,7 +230,8 @@ async function onPageEnd(tabId: number, end: PageEnd): Promise<void> {
     if (rewritten) await saveStatus(tabId, rewritten, typeof documentId === 'string' ? { [endedDocumentKey(tabId)]: documentId } : {});
   }
   // The content script records its game on pagehide; this is the fallback when it could not.
-  if (record) await recordGame(record, true);
+  if (record) await gameLog.record(record, { fallback: true });
+  await liveGames.end(tabId);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -242,7 +240,7 @@ async function onPageEnd(tabId: number, end: PageEnd): Promise<void> {
 acceptLifelines();
 listenForInstalls();
 
-listen('background', backgroundHandlers({ solverHost, runCommand, saveStatus: onStatus, recordGame }));
+listen('background', backgroundHandlers({ solverHost, runCommand, saveStatus: onStatus, gameLog }));
 
 browser.tabs.onUpdated.addListener((tabId, changeInfo) => {
   if (changeInfo.status !== 'loading') return;

@@ -6,7 +6,7 @@ import { validateGrid } from '../engine/index';
 import { BoardReadError } from './adapters/types';
 import type { Adapter, AdapterContext, AdapterFactory, BoardReading } from './adapters/types';
 import { DriverError } from './errors';
-import { statusMessage } from '../shared/status-message';
+import { statusMessage, withDetail } from '../shared/status-message';
 
 
 export class BoardAccess {
@@ -65,9 +65,8 @@ export class BoardAccess {
       return reading;
     } catch (err) {
       this.adapter = null;
-      if (err instanceof BoardReadError || err instanceof RangeError) {
-        throw new DriverError(statusMessage('cannotRead', adapter.name, err.message));
-      }
+      if (err instanceof BoardReadError) throw new DriverError(withDetail(statusMessage('cannotRead', adapter.name), { failure: err.failure, values: [...err.values] }));
+      if (err instanceof RangeError) throw new DriverError(withDetail(statusMessage('cannotRead', adapter.name), { failure: 'invalidBoard' }));
       throw err;
     }
   }

@@ -5,12 +5,16 @@
  * `createPageBridge(win, keys)` takes the secret and channel name the background handed to this world
  * with the injection (nothing is written into the page), sends requests as `id:type:argument` and
  * accepts a reply or push only when its HMAC under the secret is right, its sequence number is newer
- * than the last one and its shape is one of the protocol's. Everything else is ignored.
+ * than the last one and its shape is one of the protocol's. Everything else is ignored. `dispose()` tells
+ * the agent to leave (a request tagged with the HMAC of its id under the secret, which only this side can
+ * make) and stops listening.
  */
 import type { PageBridge } from './adapters/types';
 import { ContentMessageSchema, PAGE_REQUEST_TYPES, channelName, isChannel, isSecret, makeToken } from '../shared/bridge-protocol';
 import type { BridgeKeys, ContentMessage, PageRequestType } from '../shared/bridge-protocol';
 import { hmacSha256Hex, sameText } from './hmac';
+import { StatusError } from '../shared/protocol';
+import { statusMessage } from '../shared/status-message';
 
 /** Detail text of a message from the agent: `<json>~<64 hex digits>`, at most this long. */
 const MAX_DETAIL = 100_000;
@@ -43,9 +47,16 @@ interface Pending {
   timer: ReturnType<typeof setTimeout>;
 }
 
-class BridgeError extends Error {
+/**
+ * A request the agent did not carry out, with the status the pages word: the page's script failed (the
+ * agent says only which of its fixed codes), or did not answer. Nothing the page wrote is in it.
+ */
+class BridgeError extends StatusError {
   override name = 'BridgeError';
 }
+
+const PAGE_FAILED = statusMessage('pageScriptFailed');
+const NO_ANSWER = statusMessage('pageScriptNoAnswer');
 
 /** The one argument a request carries: a direction (`{direction}` payloads), else nothing. */
 function requestArgument(payload: unknown): string {
@@ -60,11 +71,12 @@ export interface ContentBridge extends PageBridge {
   readonly connected: boolean;
   /** Resolves true when the main world answers `hello` within `timeoutMs`. */
   connect(timeoutMs?: number): Promise<boolean>;
+  /** The agent leaves (its listener and store subscription go) and this side stops listening. */
   dispose(): void;
 }
 
 export function createPageBridge(win: Window, keys: BridgeKeys): ContentBridge {
-  if (!isSecret(keys.secret) || !isChannel(keys.channel)) throw new BridgeError('Malformed bridge keys');
+  if (!isSecret(keys.secret) || !isChannel(keys.channel)) throw new BridgeError(statusMessage('failed', 'BridgeError'));
   const { secret, channel } = keys;
   const toPage = channelName(channel, 'to-page');
   const toContent = channelName(channel, 'to-content');
@@ -98,7 +110,7 @@ export function createPageBridge(win: Window, keys: BridgeKeys): ContentBridge {
     pending.delete(message.id);
     clearTimeout(waiting.timer);
     if (message.ok) waiting.resolve(message.result);
-    else waiting.reject(new BridgeError(message.error));
+    else waiting.reject(new BridgeError(PAGE_FAILED));
   };
   win.addEventListener(toContent, onMessage);
 
@@ -109,13 +121,13 @@ export function createPageBridge(win: Window, keys: BridgeKeys): ContentBridge {
     },
     request<T = unknown>(type: string, payload?: unknown, timeoutMs = 1_000): Promise<T> {
       if (!(PAGE_REQUEST_TYPES as readonly string[]).includes(type as PageRequestType)) {
-        return Promise.reject(new BridgeError(`Unknown bridge request "${type}"`));
+        return Promise.reject(new BridgeError(statusMessage('failed', 'BridgeError')));
       }
       const id = nextId++;
       return new Promise<T>((resolve, reject) => {
         const timer = setTimeout(() => {
           pending.delete(id);
-          reject(new BridgeError(`The page script did not answer "${type}" within ${timeoutMs} ms`));
+          reject(new BridgeError(NO_ANSWER));
         }, timeoutMs);
         pending.set(id, { resolve: resolve as (value: unknown) => void, reject, timer });
         win.dispatchEvent(new (win as Window & typeof globalThis).CustomEvent(toPage, { detail: `${id}:${type}:${requestArgument(payload)}` }));
@@ -151,10 +163,17 @@ export function createPageBridge(win: Window, keys: BridgeKeys): ContentBridge {
       });
     },
     dispose(): void {
+      // Dispatched synchronously: the agent has left when this returns.
+      const id = nextId++;
+      try {
+        win.dispatchEvent(new (win as Window & typeof globalThis).CustomEvent(toPage, { detail: `${id}:dispose:${hmacSha256Hex(secret, `dispose:${id}`)}` }));
+      } catch {
+        // A page that broke dispatching: the agent cannot hear anything else either.
+      }
       win.removeEventListener(toContent, onMessage);
       for (const [, waiting] of pending) {
         clearTimeout(waiting.timer);
-        waiting.reject(new BridgeError('The bridge was closed'));
+        waiting.reject(new BridgeError(NO_ANSWER));
       }
       pending.clear();
     },

@@ -29,6 +29,7 @@ import type { Settings } from '../shared/settings';
 import type { Adapter, BoardReading } from './adapters/types';
 import type { BoardAccess } from './board-access';
 import { Interrupted, statusOfError } from './errors';
+import { recordScore, recordSite } from './game-tally';
 import { PageWatch } from './page-watch';
 import type { PageWatchTiming } from './page-watch';
 import type { StatusMessage } from '../shared/status-message';
@@ -385,10 +386,10 @@ export class Coach {
       const replay = this.replay.snapshot();
       this.env.record({
         gameId: this.gameId,
-        site: this.env.window.location?.host ?? '',
+        site: recordSite(this.env.window.location?.host),
         adapter: this.adapter?.name ?? 'unknown',
         strategy: this.env.settings().strategy,
-        score: this.lastReading?.score ?? null,
+        score: recordScore(this.lastReading?.score ?? null),
         bestTile: grid ? maxTile(grid) : 0,
         moves: this.tally.movesSeen,
         ms: Math.max(0, now - this.gameStartedAt),

@@ -5,10 +5,10 @@
  * of state is reported as a RunStatus (`content/status`), and finished games as GameRecords.
  *
  * The parts live beside it: board-access.ts (detect the adapter, read the board), solver-client.ts (the
- * solver over the protocol, with retries), game-tally.ts (the game's counts and record), takeover.ts (the
- * person's own input pauses the run), pause.ts (waits a stop cuts short). Everything about a particular
- * page lives in its adapter (./adapters); the driver never sends a key to a page where no adapter found
- * a board.
+ * solver over the protocol, with retries), game-keeper.ts (the game's counts, its records sent until
+ * answered, whatever way it ends), takeover.ts (the person's own input pauses the run), pause.ts (waits a
+ * stop cuts short). Everything about a particular page lives in its adapter (./adapters); the driver never
+ * sends a key to a page where no adapter found a board.
  */
 import { applyMove, isSuccessor, legalMoves, maxTile } from '../engine/index';
 import type { Grid, MoveChoice, MoveValues } from '../engine/types';
@@ -18,7 +18,7 @@ import type { DriverEnvironment, DriverTiming } from './driver-environment';
 import { statusMessage } from '../shared/status-message';
 import type { StatusMessage } from '../shared/status-message';
 import { createSend } from '../shared/protocol';
-import type { Command, GameRecord, ReplyOf, RunState, RunStatus } from '../shared/messages';
+import type { Command, ReplyOf, RunState, RunStatus } from '../shared/messages';
 import type { Send } from '../shared/protocol';
 import { searchOptionsOf } from '../shared/settings';
 import type { Settings } from '../shared/settings';
@@ -26,23 +26,16 @@ import type { Adapter, BoardReading } from './adapters/types';
 import { BoardAccess } from './board-access';
 import { DriverError, Interrupted, statusOfError } from './errors';
 import { EditableFocusError } from './keys';
-import { GameTally } from './game-tally';
+import { GameKeeper } from './game-keeper';
 import { Pauses } from './pause';
 import { sendMove } from './move-sender';
 import { SolverClient } from './solver-client';
 import { watchTakeover } from './takeover';
 
-
 export const PAUSED_MESSAGE: StatusMessage = statusMessage('pausedYouMoved');
 const STOPPED: StatusMessage = statusMessage('stopped');
-/** Why a run stopped at the win although "At 2048: Keep playing" is set (see ContinueResult). */
-const WIN_NOT_CONTINUED: Readonly<Record<'no-control' | 'still-shown', StatusMessage>> = {
-  'no-control': statusMessage('wonNoControl'),
-  'still-shown': statusMessage('wonStillShown'),
-};
 
 type CommandReply = ReplyOf<'content/command'>;
-
 type Outcome = 'moved' | 'over' | 'won' | 'paused' | 'stopped';
 
 export class Driver {
@@ -54,7 +47,8 @@ export class Driver {
   private readonly send: Send;
   private readonly board: BoardAccess;
   private readonly solver: SolverClient;
-  private readonly game = new GameTally();
+  /** The game being played and the delivery of every game's record (coach mode's too; the handover). */
+  readonly games: GameKeeper;
   private readonly pauses = new Pauses();
   private stopWatching: (() => void) | null;
 
@@ -72,6 +66,10 @@ export class Driver {
     this.now = env.now ?? (() => Date.now());
     this.alive = env.alive ?? (() => true);
     this.send = createSend(env.sendMessage);
+    this.games = new GameKeeper(this.send, () => this.alive(), () => {
+      const { strategy, thinkMs, pauseMs, depth, playouts } = this.settings;
+      return { status: this.status, strategy, adapter: this.board.current?.name ?? 'unknown', now: this.now(), settings: { thinkMs, pauseMs, depth, playouts } };
+    });
     this.status = {
       ...initialStatus(settings.strategy, this.now()),
       site: env.window.location?.host ?? '',
@@ -98,11 +96,12 @@ export class Driver {
     if (strategyChanged) this.setStatus({ strategy: settings.strategy });
   }
 
-  /** Stand down for good (the script lost its extension): stop watching the page, end any run, send nothing more. */
+  /** Stand down for good (the script lost its extension): end any run, record its game, send nothing more. */
   dispose(): void {
     this.stopWatching?.();
     this.stopWatching = null;
     this.requestStop();
+    this.games.dispose();
   }
 
   /**
@@ -111,9 +110,9 @@ export class Driver {
    * back from the cache: a stopped run stays stopped until the next Solve.
    */
   pageHidden(): void {
-    if (!this.running && !this.busy) return;
-    this.requestStop();
-    this.recordGame('stopped');
+    if (this.running || this.busy) this.requestStop();
+    // Also a paused or stopped game: recorded with its replay (nothing is sent when there is no news).
+    this.games.record('stopped');
   }
 
   /** Run a command; a failure the user should read is thrown (the protocol answers it as an error). */
@@ -212,7 +211,7 @@ export class Driver {
     this.pauseRequested = false;
     this.runStartedAt = this.now();
     this.runStartMoves = this.status.moves;
-    this.game.begin(this.now());
+    this.games.tally.begin(this.now());
   }
 
   private async runLoop(): Promise<void> {
@@ -250,10 +249,12 @@ export class Driver {
         this.setStatus({ state: 'idle', running: false, message: undefined, movesPerSecond: 0 });
         break;
       case 'stopped':
-        this.recordGame('stopped');
+        this.games.record('stopped');
         this.setStatus({ state: 'idle', running: false, message: STOPPED, movesPerSecond: 0 });
         break;
       case 'paused':
+        // The person may start a new game by hand now: this one is recorded first (it may go on later).
+        this.games.record('stopped');
         this.setStatus({ state: 'paused', running: false, message: this.status.state === 'paused' ? this.status.message : PAUSED_MESSAGE });
         break;
       case 'over':
@@ -266,7 +267,7 @@ export class Driver {
   private fail(err: unknown): void {
     this.running = false;
     this.pauses.wakeAll();
-    this.recordGame('stopped');
+    this.games.record('stopped');
     this.setStatus({ state: 'error', running: false, message: statusOfError(err), movesPerSecond: 0 });
   }
 
@@ -298,7 +299,13 @@ export class Driver {
     // 1. The board, and whether the game goes on.
     const read = await this.readForMove();
     const adapter = read.adapter;
-    this.game.observe(read.reading.grid, this.now());
+    if (this.games.startsNewGame(read.reading.grid, this.now())) {
+      // The page started a new game (by hand, or by itself): the game before is recorded.
+      this.status.moves = this.status.desyncs = 0;
+      this.runStartMoves = 0;
+      this.runStartedAt = this.now();
+    }
+    this.games.tally.observe(read.reading.grid, this.now());
     const reading = await this.pastTheWin(adapter, read.reading);
     if (typeof reading === 'string') return reading;
     const end = this.endOfGame(reading);
@@ -345,19 +352,20 @@ export class Driver {
 
     // 4. Count it (a board that is not one move later is a desync: go on from what the page shows) and report.
     const desynced = !isSuccessor(before, after.grid, move);
-    this.game.count(applyMove(before, move).score, desynced, { before, move, after: after.grid, thinkMs: choice.ms });
-    this.status.moves += 1;
+    this.games.tally.count(applyMove(before, move).score, desynced, { before, move, after: after.grid, thinkMs: choice.ms });
+    // The status counts this game's moves (a new game starts from 0).
+    this.status.moves = this.games.tally.moveCount;
     const elapsed = (this.now() - this.runStartedAt) / 1000;
     this.setStatus({
       state: this.interrupted() ? this.status.state : this.running ? 'thinking' : 'idle',
-      gameId: this.game.id,
+      gameId: this.games.tally.id,
       lastMove: move,
       values: choice.values,
       depth: choice.depth,
       thinkMs: choice.ms,
       board: wireGrid(after.grid),
       bestTile: Math.max(maxTile(after.grid), 0),
-      score: after.score ?? this.game.score,
+      score: after.score ?? this.games.tally.score,
       desyncs: this.status.desyncs + (desynced ? 1 : 0),
       movesPerSecond: elapsed > 0 ? (this.status.moves - this.runStartMoves) / elapsed : 0,
       message: desynced ? statusMessage('desync') : this.status.message,
@@ -386,7 +394,8 @@ export class Driver {
     const result = await adapter.continueAfterWin();
     const after = result === 'continued' ? this.board.read(adapter) : reading;
     if (result !== 'continued' || after.status === 'won') {
-      return this.finishGame('won', after, WIN_NOT_CONTINUED[result === 'continued' ? 'still-shown' : result]);
+      // Why the run stops at the win although "At 2048: Keep playing" is set (see ContinueResult).
+      return this.finishGame('won', after, statusMessage(result === 'no-control' ? 'wonNoControl' : 'wonStillShown'));
     }
     return after;
   }
@@ -402,7 +411,7 @@ export class Driver {
   }
 
   private finishGame(outcome: 'over' | 'won', reading: BoardReading, message: StatusMessage): Outcome {
-    const score = reading.score ?? this.game.score;
+    const score = reading.score ?? this.games.tally.score;
     this.running = false;
     this.setStatus({
       state: outcome,
@@ -413,7 +422,7 @@ export class Driver {
       score,
       movesPerSecond: 0,
     });
-    this.recordGame(outcome);
+    this.games.record(outcome);
     return outcome;
   }
 
@@ -435,15 +444,5 @@ export class Driver {
     if (!broadcast) return;
     this.lastSentState = this.status.state;
     this.send('content/status', { status: this.getStatus() }).catch(() => undefined);
-  }
-
-  private recordGame(outcome: GameRecord['outcome']): void {
-    const record = this.game.finish(outcome, this.status, this.settings.strategy, this.board.current?.name ?? 'unknown', this.now(), {
-      thinkMs: this.settings.thinkMs,
-      pauseMs: this.settings.pauseMs,
-      depth: this.settings.depth,
-      playouts: this.settings.playouts,
-    });
-    if (record) this.send('content/game-finished', { record }).catch(() => undefined);
   }
 }

@@ -5,9 +5,12 @@
  *
  * One live instance per document: a second injection finds the first one's mark and does nothing while
  * that one is alive. An instance is alive while its extension is: after a reload or an update of the
- * extension the old script is orphaned (no runtime), and it stands down — it stops any run, removes every
- * listener it added, sends no key — as soon as it notices (its lifeline port to the background drops, or
- * any check finds the runtime gone), and at the latest when a new injection finds its mark.
+ * extension the old script is orphaned (no runtime), and it stands down — it stops any run, records its
+ * game, sends its main-world agent away, removes every listener it added, sends no key — as soon as it
+ * notices (its lifeline port to the background drops, or any check finds the runtime gone), and at the
+ * latest when the page's next content script starts: in the same world it finds the mark; in Chromium,
+ * where it runs in a new isolated world, it asks on the page's window (./handover.ts), and the orphan
+ * hands over the games it could not send and its game in progress, which goes on here.
  *
  * The page's own lifecycle: `pagehide` (a navigation, or the page going into the back-forward cache)
  * stops the run and records its game; a page restored from that cache does not resume (Solve again does)
@@ -27,6 +30,9 @@ import { ADAPTERS } from './adapters/index';
 import { KEYS_GLOBAL, isChannel, isSecret } from '../shared/bridge-protocol';
 import type { BridgeKeys } from '../shared/bridge-protocol';
 import { createPageBridge, unusedKeys } from './bridge';
+import { answerLaterScripts, askEarlierScripts, handedGames } from './handover';
+import { StatusError } from '../shared/protocol';
+import { DriverError, statusOfError } from './errors';
 import { Coach } from './coach';
 import { CommandRouter } from './commands';
 import { Driver } from './driver';
@@ -44,13 +50,17 @@ export const CONTENT_MARK = '__2048autopilotContent';
 export interface ContentInstance {
   alive(): boolean;
   standDown(): void;
+  /** The bridge's channel name (not secret): the background injects an agent for this channel only. */
+  readonly channel: string;
 }
 
 /** The keys the background left on this (isolated) world's global just before injecting this script. */
 function takeBridgeKeys(scope: Record<string, unknown>): BridgeKeys {
-  const keys = scope[KEYS_GLOBAL] as { secret?: unknown; channel?: unknown } | undefined;
+  const keys = scope[KEYS_GLOBAL] as { secret?: unknown; channel?: unknown; handover?: unknown } | undefined;
   delete scope[KEYS_GLOBAL];
-  if (keys && isSecret(keys.secret) && isChannel(keys.channel)) return { secret: keys.secret, channel: keys.channel };
+  if (keys && isSecret(keys.secret) && isChannel(keys.channel)) {
+    return { secret: keys.secret, channel: keys.channel, ...(isSecret(keys.handover) ? { handover: keys.handover } : {}) };
+  }
   return unusedKeys(); // injected some other way: no agent will answer, the DOM adapters still work
 }
 
@@ -94,7 +104,7 @@ function start(): ContentInstance {
     standDown();
     return false;
   };
-  const instance: ContentInstance = { alive, standDown };
+  const instance: ContentInstance = { alive, standDown, channel: keys.channel };
   scope[CONTENT_MARK] = instance;
 
   const bridge = createPageBridge(window, keys);
@@ -127,9 +137,7 @@ function start(): ContentInstance {
     overlay,
     settings: () => settings,
     report: (patch) => driver.report(patch),
-    record: (record) => {
-      if (alive()) void send('content/game-finished', { record }).catch(() => undefined);
-    },
+    record: (record) => driver.games.report(record),
   });
   const router = new CommandRouter(driver, coach, overlay, window);
   cleanups.push(() => router.dispose());
@@ -150,17 +158,24 @@ function start(): ContentInstance {
   cleanups.push(
     listen('content', {
       'content/ping': () => ({ version: CONTENT_VERSION }),
-      'content/command': (request) => {
+      'content/command': async (request) => {
         useSettings(normalizeSettings(request.settings));
-        return router.handle(request.command, settings);
+        try {
+          return await router.handle(request.command, settings);
+        } catch (err) {
+          // Every failure answers with a status the pages word (never an error's own text).
+          throw err instanceof StatusError ? err : new DriverError(statusOfError(err));
+        }
       },
     }),
   );
 
-  // A navigation or the back-forward cache: the run stops, coaching ends, each records its game.
-  const onPageHide = (): void => {
+  // A navigation or the back-forward cache: the run stops, coaching ends, each records its game. A page
+  // unloaded for good (not kept in the cache) sends its agent away too.
+  const onPageHide = (event: PageTransitionEvent): void => {
     coach.stop();
     driver.pageHidden();
+    if (!event.persisted) bridge.dispose();
   };
   window.addEventListener('pagehide', onPageHide);
   cleanups.push(() => window.removeEventListener('pagehide', onPageHide));
@@ -173,6 +188,16 @@ function start(): ContentInstance {
   cleanups.push(() => window.removeEventListener('pageshow', onPageShow));
 
   cleanups.push(openLifeline(standDown));
+  // A later content script of this page (after an update) asks this one, orphaned by then, to stand down
+  // and hand over its games. Not a cleanup: it answers after standing down.
+  answerLaterScripts(window, keys.handover, () => !runtimeAlive(), standDown, () => driver.games.handover());
+
+  // What an earlier content script of this page could not send (it lost its extension to an update) is
+  // sent now, and its game goes on here as the same game.
+  // (In Chromium that script is in another isolated world: they meet on the window, ./handover.ts.)
+  const handed = handedGames(askEarlierScripts(window, keys.handover));
+  const resumed = driver.games.adopt(handed.games, handed.resume, Date.now());
+  if (resumed) driver.report({ gameId: resumed.gameId, moves: resumed.moves, desyncs: resumed.desyncs });
 
   // Connect the main-world bridge early (it is injected right after this script).
   void bridge.connect(1_000);

@@ -6,10 +6,14 @@
  *
  * Never while a text field (input, textarea, select, contenteditable) has focus: the key would go to
  * what the person is typing; dispatchMoveKey throws EditableFocusError instead, and the driver pauses.
+ * A document in design mode is all text field. Focus inside a closed shadow root counts as typing when
+ * the browser does not let the content script look in (Chrome's `chrome.dom.openOrClosedShadowRoot`,
+ * Firefox's `openOrClosedShadowRoot` do), since what has focus there cannot be told.
  *
  * Used by the isolated-world content script and by the main-world script (src/page/main-world.ts).
  */
 import type { Direction } from '../engine/types';
+import type { TypingField } from '../shared/status-message';
 
 interface MoveKey {
   readonly key: string;
@@ -50,11 +54,38 @@ function isEditable(element: Element): boolean {
   return !!editableHost && editableHost.getAttribute('contenteditable')?.toLowerCase() !== 'false';
 }
 
-/** The focused element that takes typed text (looking into open shadow roots and same-origin frames), or null. */
-export function focusedEditable(doc: Document): Element | null {
+/**
+ * The shadow root of a host, closed ones too where the browser lets a content script see them; undefined
+ * when the host has a closed one that cannot be seen.
+ */
+function shadowRootOf(host: Element): ShadowRoot | null | undefined {
+  if (host.shadowRoot) return host.shadowRoot;
+  const dom = (globalThis as unknown as { chrome?: { dom?: { openOrClosedShadowRoot?: (element: Element) => ShadowRoot | null } } }).chrome?.dom;
+  try {
+    if (typeof dom?.openOrClosedShadowRoot === 'function') return dom.openOrClosedShadowRoot(host);
+    const firefox = (host as Element & { openOrClosedShadowRoot?: ShadowRoot | null }).openOrClosedShadowRoot;
+    if (firefox !== undefined) return firefox;
+  } catch {
+    return undefined;
+  }
+  // No way to look: a custom element that holds the focus without taking it itself hides its own.
+  return host.localName.includes('-') && (host as HTMLElement).tabIndex < 0 ? undefined : null;
+}
+
+/** What takes typed text and has focus: the element, or the kind of field when there is no element to name. */
+type Typing = Element | 'document' | 'shadow';
+
+/**
+ * The focused element that takes typed text (looking into shadow roots and same-origin frames), 'document'
+ * for a document in design mode, 'shadow' for focus in a closed shadow root nobody can look into; or null.
+ */
+export function focusedEditable(doc: Document): Typing | null {
+  if (doc.designMode === 'on') return 'document';
   let active: Element | null = doc.activeElement;
   for (let depth = 0; active && depth < 16; depth++) {
-    const inner: Element | null | undefined = active.shadowRoot?.activeElement;
+    const root = shadowRootOf(active);
+    if (root === undefined) return 'shadow';
+    const inner: Element | null | undefined = root?.activeElement;
     if (inner) {
       active = inner;
       continue;
@@ -66,6 +97,7 @@ export function focusedEditable(doc: Document): Element | null {
       } catch {
         frameDoc = null; // another origin: its keys are not ours to send
       }
+      if (frameDoc?.designMode === 'on') return 'document';
       if (frameDoc?.activeElement && frameDoc.activeElement !== frameDoc.body) {
         active = frameDoc.activeElement;
         continue;
@@ -76,13 +108,20 @@ export function focusedEditable(doc: Document): Element | null {
   return active && isEditable(active) ? active : null;
 }
 
+/** The kind of a field that takes typed text, in the extension's words (never the page's tag name). */
+function fieldKind(typing: Typing): TypingField {
+  if (typing === 'document' || typing === 'shadow') return typing;
+  const tag = typing.tagName.toLowerCase();
+  return tag === 'input' || tag === 'textarea' || tag === 'select' ? tag : 'editable';
+}
+
 /** A move key was not sent because a text field has focus. */
 export class EditableFocusError extends Error {
   override name = 'EditableFocusError';
-  /** The focused element's tag (input, textarea, select, or the contenteditable's). */
-  readonly tag: string;
-  constructor(element: Element) {
-    const tag = element.tagName.toLowerCase();
+  /** What has focus: input, textarea, select, editable (contenteditable), document (design mode), shadow. */
+  readonly tag: TypingField;
+  constructor(typing: Typing) {
+    const tag = fieldKind(typing);
     super(`a text field has focus (${tag})`);
     this.tag = tag;
   }

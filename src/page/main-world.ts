@@ -31,6 +31,12 @@
  *    nothing; one that patched them before can see and drop traffic, which by (1)–(4) gains it nothing.
  * 6. No trace: no global, attribute, element, console output or performance entry; only event listeners
  *    on `window` for one channel name.
+ * 7. It leaves when told: a `dispose` request carrying the HMAC of its id under the secret (a page that
+ *    learned the channel cannot forge it) removes its listener and its store subscription, and from then
+ *    on it does nothing. The content script sends it when it stands down (its extension was updated or
+ *    reloaded; a newer content script replaces it) and when its page is unloaded, so that a page holds
+ *    one agent at most (src/background/inject.ts injects a new one only for the live content script).
+ * 8. What it reports of a failure is one of a few fixed codes, never the text of what the page threw.
  *
  * The function must stay self-contained (Chrome serialises its source): it may use no import and no
  * module-level binding. tests/unit/content/main-world.test.ts checks that, and checks its HMAC against
@@ -157,6 +163,7 @@ export function mainWorldAgent(secret: string, channel: string, hooks?: AgentHoo
       const eventTarget = W_.EventTarget.prototype;
       const dispatch = eventTarget.dispatchEvent;
       const listen = eventTarget.addEventListener;
+      const unlisten = eventTarget.removeEventListener;
       const CustomEventCtor = W_.CustomEvent;
       const KeyboardEventCtor = W_.KeyboardEvent;
       const detailOf = getter(W_.CustomEvent.prototype, 'detail');
@@ -173,6 +180,9 @@ export function mainWorldAgent(secret: string, channel: string, hooks?: AgentHoo
 
       // ------------------------------------------------------------------ sending
       let seq = 0;
+      /** The store's unsubscribe, when its subscribe returned one; disposed: the agent has left. */
+      let unsubscribe: unknown = null;
+      let disposed = false;
       /** Keep only characters of PRINTABLE other than quote and backslash, at most `max`. */
       const clean = (value: unknown, max: number): string => {
         if (typeof value !== 'string') return '';
@@ -184,6 +194,7 @@ export function mainWorldAgent(secret: string, channel: string, hooks?: AgentHoo
         return out;
       };
       const send = (body: string): void => {
+        if (disposed) return;
         seq += 1;
         const text = '{"seq":' + seq + ',' + body + '}';
         try {
@@ -241,6 +252,7 @@ export function mainWorldAgent(secret: string, channel: string, hooks?: AgentHoo
       };
 
       const publish = (game: unknown): void => {
+        if (disposed) return;
         const text = snapshotText(game);
         if (text === null) return;
         latest = text;
@@ -272,7 +284,7 @@ export function mainWorldAgent(secret: string, channel: string, hooks?: AgentHoo
             }
             if (!isStore(value)) continue;
             try {
-              value.subscribe(publish);
+              unsubscribe = value.subscribe(publish);
               value.sanitize();
             } catch {
               // A store that throws on subscribe is still usable for moves.
@@ -283,11 +295,9 @@ export function mainWorldAgent(secret: string, channel: string, hooks?: AgentHoo
         return null;
       };
 
-      const requireStore = async (): Promise<Store> => {
+      const requireStore = async (): Promise<Store | null> => {
         if (!finding) finding = findStore();
-        const found = await finding;
-        if (!found) throw new Error('No game module on this page');
-        return found;
+        return finding;
       };
 
       // ------------------------------------------------------------------ requests: "id:type:argument"
@@ -310,13 +320,18 @@ export function mainWorldAgent(secret: string, channel: string, hooks?: AgentHoo
       };
 
       const reply = (id: string, result: string): void => send('"kind":"reply","id":' + id + ',"ok":true,"result":' + result);
-      const fail = (id: string, error: string): void => send('"kind":"reply","id":' + id + ',"ok":false,"error":"' + clean(error, 200) + '"');
+      /**
+       * A failure, as one of the fixed codes of PAGE_ERRORS (src/shared/bridge-protocol.ts): never the text
+       * of what the page threw, which would otherwise reach the popup.
+       */
+      const fail = (id: string, code: 'no-store' | 'bad-direction' | 'bad-request' | 'page-failed'): void =>
+        send('"kind":"reply","id":' + id + ',"ok":false,"error":"' + code + '"');
 
       const handle = async (id: string, type: string, argument: string): Promise<void> => {
         const direction = DIRECTIONS[argument];
         if (type === 'hello') return reply(id, '{"agent":1}');
         if (type === 'key') {
-          if (!direction) return fail(id, 'Unknown direction');
+          if (!direction) return fail(id, 'bad-direction');
           pressKey(direction);
           return reply(id, 'null');
         }
@@ -326,12 +341,13 @@ export function mainWorldAgent(secret: string, channel: string, hooks?: AgentHoo
           return reply(id, '{"found":' + (found ? 'true' : 'false') + ',"snapshot":' + latest + '}');
         }
         const found = await requireStore();
+        if (!found) return fail(id, 'no-store');
         if (type === 'store/snapshot') {
           found.sanitize();
           return reply(id, latest);
         }
         if (type === 'store/move') {
-          if (!direction) return fail(id, 'Unknown direction');
+          if (!direction) return fail(id, 'bad-direction');
           found.move(direction);
           return reply(id, 'null');
         }
@@ -340,7 +356,7 @@ export function mainWorldAgent(secret: string, channel: string, hooks?: AgentHoo
           found.continueAfterWin();
           return reply(id, 'true');
         }
-        return fail(id, 'Unknown request');
+        return fail(id, 'bad-request');
       };
 
       const onRequest = (event: Event): void => {
@@ -350,7 +366,7 @@ export function mainWorldAgent(secret: string, channel: string, hooks?: AgentHoo
         } catch {
           return;
         }
-        if (typeof detail !== 'string' || detail.length > 64) return;
+        if (disposed || typeof detail !== 'string' || detail.length > 100) return;
         // Split "id:type:argument" by indexing (no method of the page's String.prototype).
         let id = '';
         let type = '';
@@ -365,8 +381,29 @@ export function mainWorldAgent(secret: string, channel: string, hooks?: AgentHoo
         }
         if (id.length < 1 || id.length > 9) return;
         for (let i = 0; i < id.length; i++) if (id[i] < '0' || id[i] > '9') return;
+        if (type === 'dispose') {
+          // Only the content script holds the secret: the tag of "dispose:<id>" proves the request is its own.
+          if (argument === mac('dispose:' + id)) dispose();
+          return;
+        }
         if (type !== 'hello' && type !== 'key' && type !== 'store/find' && type !== 'store/snapshot' && type !== 'store/move' && type !== 'store/continue') return;
-        handle(id, type, argument).catch((err: unknown) => fail(id, err instanceof Error ? err.message : 'The page script failed'));
+        // Whatever the page's code threw (its text, its getters) stays here.
+        handle(id, type, argument).catch(() => fail(id, 'page-failed'));
+      };
+
+      /** Leave: no listener, no subscription, nothing done any more (the page's own callbacks included). */
+      const dispose = (): void => {
+        disposed = true;
+        apply(unlisten, win, [toPage, onRequest]);
+        if (typeof unsubscribe === 'function') {
+          try {
+            apply(unsubscribe as () => unknown, undefined, []);
+          } catch {
+            // The page's unsubscribe failed: publish ignores its calls from now on anyway.
+          }
+        }
+        unsubscribe = null;
+        finding = null;
       };
 
       apply(listen, win, [toPage, onRequest]);

@@ -137,13 +137,26 @@ export function runtimeLiveness(): () => boolean {
 /** The name of the port a content script holds open to the background to learn that it was orphaned. */
 const LIFELINE = 'content-lifeline';
 
+/** When to look again whether the extension is gone after the lifeline dropped (ms after the drop). */
+const ORPHAN_CHECKS_MS = [250, 1_000, 3_000, 10_000] as const;
+
 /**
  * Open a lifeline to the background: `onOrphaned` runs once when the port drops and this context has
- * lost its extension (a reload or an update). A port that drops because the service worker stopped is
- * simply let go (the worker wakes again with the next message). Returns a function that closes it.
+ * lost its extension (a reload or an update). The port may drop a moment before the extension is seen to
+ * be gone (Chromium drops it first), so it is looked at again a few times (ORPHAN_CHECKS_MS); a port that
+ * drops because the service worker stopped is let go then (the worker wakes again with the next message).
+ * Returns a function that closes it.
  */
 export function openLifeline(onOrphaned: () => void): () => void {
   let port: chrome.runtime.Port | null = null;
+  const timers: ReturnType<typeof setTimeout>[] = [];
+  let orphaned = false;
+  const check = (): void => {
+    if (orphaned || runtimeAlive()) return;
+    orphaned = true;
+    for (const timer of timers) clearTimeout(timer);
+    onOrphaned();
+  };
   try {
     port = chrome.runtime.connect({ name: LIFELINE });
   } catch {
@@ -153,9 +166,11 @@ export function openLifeline(onOrphaned: () => void): () => void {
   port.onDisconnect.addListener(() => {
     void chrome.runtime?.lastError; // read, so that Chrome does not log it as unchecked
     port = null;
-    if (!runtimeAlive()) onOrphaned();
+    check();
+    if (!orphaned) for (const ms of ORPHAN_CHECKS_MS) timers.push(setTimeout(check, ms));
   });
   return () => {
+    for (const timer of timers) clearTimeout(timer);
     port?.disconnect();
     port = null;
   };

@@ -45,6 +45,11 @@ export const KEYS_GLOBAL = '__2048autopilotBridgeKeys';
 export interface BridgeKeys {
   readonly secret: string;
   readonly channel: string;
+  /**
+   * The handover key: the same for every injection of this installation (kept in storage.local, so it
+   * outlives an update), for what a content script hands to the next one (src/content/handover.ts).
+   */
+  readonly handover?: string;
 }
 
 /** Requests the agent answers; nothing else is sent. */
@@ -65,11 +70,14 @@ export const StoreSnapshotSchema = z
   .refine((s) => s.board.every((row) => row.length === s.board[0].length), { message: 'board rows differ in length' });
 export type StoreSnapshot = z.infer<typeof StoreSnapshotSchema>;
 
+/** Why the agent could not do a request: fixed codes, never the page's own words. */
+const PAGE_ERRORS = ['no-store', 'bad-direction', 'bad-request', 'page-failed'] as const;
+
 /** Messages to the content script: replies to requests, and pushes (the store's state as it changes). */
 const Seq = z.number().int().min(1);
 export const ContentMessageSchema = z.union([
   z.object({ seq: Seq, kind: z.literal('reply'), id: z.number().int().min(0), ok: z.literal(true), result: z.unknown().optional() }),
-  z.object({ seq: Seq, kind: z.literal('reply'), id: z.number().int().min(0), ok: z.literal(false), error: z.string().max(500) }),
+  z.object({ seq: Seq, kind: z.literal('reply'), id: z.number().int().min(0), ok: z.literal(false), error: z.enum(PAGE_ERRORS) }),
   z.object({ seq: Seq, kind: z.literal('push'), type: z.literal('store/state'), payload: StoreSnapshotSchema }),
   z.object({ seq: Seq, kind: z.literal('push'), type: z.literal('ready'), payload: z.object({ agent: z.number() }) }),
 ]);

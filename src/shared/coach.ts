@@ -9,13 +9,15 @@ import { GRADES } from '../coach/grade';
 
 const Direction = z.enum(DIRECTIONS);
 const GradeSchema = z.enum(GRADES);
+/** A count of moves (the bound of a game record's moves: ./messages.ts RECORD_LIMITS). */
+const count = z.number().int().min(0).max(10_000_000);
 
 const GradeCountsSchema = z.object({
-  best: z.number().int().min(0),
-  good: z.number().int().min(0),
-  inaccuracy: z.number().int().min(0),
-  mistake: z.number().int().min(0),
-  blunder: z.number().int().min(0),
+  best: count,
+  good: count,
+  inaccuracy: count,
+  mistake: count,
+  blunder: count,
 });
 
 /** The grade of the person's last graded move, with the move the search preferred. */
@@ -37,32 +39,32 @@ export const CoachStatusSchema = z.object({
   /** The suggested move for the board the page shows now (null while evaluating, or no move left). */
   suggestion: Direction.nullable(),
   /** Moves graded in this game, and their mean accuracy (null before the first). */
-  graded: z.number().int().min(0),
+  graded: count,
   accuracy: z.number().min(0).max(100).nullable(),
   counts: GradeCountsSchema,
   last: LastGradeSchema.optional(),
   /** Board changes that were not one move (undo, new game, edits): evaluated again, never graded. */
-  resyncs: z.number().int().min(0),
+  resyncs: count,
   /** Why moves are not graded, when they are not: NO_GRADES_NOTE (the pages say it in their language). */
-  note: z.string().max(200).optional(),
+  note: z.literal(NO_GRADES_NOTE).optional(),
 });
 export type CoachStatus = z.infer<typeof CoachStatusSchema>;
 
 /** Kept in the game record of a game the person played with the coach on. */
 export const CoachSummarySchema = z.object({
-  graded: z.number().int().min(0),
+  graded: count,
   accuracy: z.number().min(0).max(100).nullable(),
   counts: GradeCountsSchema,
   /**
    * One character per move the person played, in order: ! best, g good, ? inaccuracy, m mistake,
    * X blunder, - not graded (played before its evaluation ended). For the replay's marks.
    */
-  marks: z.string().max(100_000),
+  marks: z.string().regex(/^[!g?mX-]*$/).max(100_000),
   /**
    * The search's better move per move, aligned with `marks`: u d l r for a graded move that was not the
    * best, - otherwise. Absent in records of older versions.
    */
   better: z.string().regex(/^[udlr-]*$/).max(100_000).optional(),
-  resyncs: z.number().int().min(0),
+  resyncs: count,
 });
 export type CoachSummary = z.infer<typeof CoachSummarySchema>;

@@ -8,7 +8,9 @@
  * replay always reaches the boards the page showed. A 4 000-move game takes about 6.7 kB.
  *
  * The stored log is bounded (HISTORY_CAP games, and HISTORY_BYTE_BUDGET characters in all, oldest
- * dropped first); a record that does not validate is skipped, never fatal.
+ * dropped first, only as many as overflow); one record takes at most RECORD_BYTE_CAP characters: a longer
+ * replay is kept cut short (`truncated`), never at the cost of other games (./game-log.ts). Every field
+ * has a bound (REPLAY_LIMITS), so whatever validates can be stored, shown and exported.
  */
 import { z } from 'zod';
 import { DIRECTIONS } from '../engine/types';
@@ -19,10 +21,30 @@ import { applyMove, sameGrid } from '../engine/grid';
 export const RESYNC = 0xff;
 /** Most games kept; the oldest go first. */
 export const HISTORY_CAP = 300;
-/** Characters of replay data kept in all (storage.local holds 10 MB without `unlimitedStorage`). */
+/** Characters of game records kept in all (storage.local holds 10 MB without `unlimitedStorage`). */
 export const HISTORY_BYTE_BUDGET = 6_000_000;
+/**
+ * Characters one record may take: a replay beyond it (a flaky page that desyncs every move stores a whole
+ * board per move) is kept cut short at the last move that fits, marked `truncated`.
+ */
+export const RECORD_BYTE_CAP = 1_000_000;
 
-const cells = z.array(z.number().int().min(0).max(1 << 17));
+/** What a replay may hold at most, whatever its source (an import, an older version). */
+const REPLAY_LIMITS = {
+  /** Moves of one replay. */
+  moves: 1_000_000,
+  /** Boards kept whole (RESYNC moves). */
+  resyncs: 200_000,
+} as const;
+
+const cells = z.array(z.number().int().min(0).max(1 << 17)).max(64);
+/** Base64 of at most `bytes` bytes. */
+const base64 = (bytes: number) =>
+  z
+    .string()
+    .max(4 * Math.ceil(bytes / 3))
+    .regex(/^[A-Za-z0-9+/]*={0,2}$/);
+const setting = (max: number) => z.number().finite().min(0).max(max);
 
 export const ReplaySchema = z.object({
   v: z.literal(1),
@@ -30,24 +52,29 @@ export const ReplaySchema = z.object({
   cols: z.number().int().min(2).max(8),
   start: cells,
   /** Number of moves. */
-  n: z.number().int().min(0),
+  n: z.number().int().min(0).max(REPLAY_LIMITS.moves),
   /** Directions, 2 bits each (index into DIRECTIONS), base64. */
-  moves: z.string(),
+  moves: base64(Math.ceil(REPLAY_LIMITS.moves / 4)),
   /** One byte per move: the spawn, or RESYNC. base64. */
-  spawns: z.string(),
+  spawns: base64(REPLAY_LIMITS.moves),
   /** The board the page showed after move i, for each RESYNC move i. */
-  resyncs: z.record(z.string().regex(/^\d+$/), cells).optional(),
+  resyncs: z
+    .record(z.string().regex(/^\d{1,7}$/), cells)
+    .refine((boards) => Object.keys(boards).length <= REPLAY_LIMITS.resyncs, { message: 'too many boards' })
+    .optional(),
   /** Think time (ms) the search took per move, as whole milliseconds capped at 65 535, base64 of uint16 LE. */
-  think: z.string().optional(),
+  think: base64(2 * REPLAY_LIMITS.moves).optional(),
   /** The settings the game was played with. */
   settings: z
     .object({
-      thinkMs: z.number(),
-      pauseMs: z.number(),
-      depth: z.number().nullable(),
-      playouts: z.number(),
+      thinkMs: setting(600_000),
+      pauseMs: setting(600_000),
+      depth: setting(64).nullable(),
+      playouts: setting(1e9),
     })
     .optional(),
+  /** The replay stops before the game did: the rest did not fit in RECORD_BYTE_CAP (the record's `moves` says how far it went). */
+  truncated: z.literal(true).optional(),
 });
 export type Replay = z.infer<typeof ReplaySchema>;
 
@@ -130,6 +157,21 @@ export class ReplayRecorder {
     this.spawns[last] = RESYNC;
     this.resyncs[String(last)] = [...board.cells];
     this.current = copyGrid(board);
+  }
+
+  /**
+   * Go on recording a game from its replay so far (`last`: the board it ends on, its last frame): the
+   * game an earlier content script of the page was playing when the extension was updated.
+   */
+  continueFrom(replay: Replay, last: Grid): void {
+    this.reset();
+    this.start = { rows: replay.rows, cols: replay.cols, cells: [...replay.start] };
+    this.dirs = unpackMoves(replay.moves, replay.n).map((move) => DIRECTIONS.indexOf(move));
+    this.spawns = Array.from(base64ToBytes(replay.spawns).subarray(0, replay.n));
+    const think = replay.think ? base64ToBytes(replay.think) : new Uint8Array(0);
+    this.thinks = think.length === 2 * replay.n ? Array.from(new Uint16Array(think.slice().buffer)) : new Array<number>(replay.n).fill(0);
+    for (const [key, board] of Object.entries(replay.resyncs ?? {})) this.resyncs[key] = [...board];
+    this.current = copyGrid(last);
   }
 
   /** The replay of the game so far, and a fresh recorder; null when no move was played. */
@@ -249,7 +291,72 @@ export function tileMilestones(bestTiles: readonly number[], from = 512): { tile
   return out;
 }
 
-/** Characters a replay takes in storage (its JSON), for the byte budget. */
-export function replaySize(replay: Replay | undefined): number {
+/** Characters a replay takes in storage (its JSON). */
+function replaySize(replay: Replay | undefined): number {
   return replay ? JSON.stringify(replay).length : 0;
+}
+
+// ------------------------------------------------------------------------------------------ truncating
+
+/** Characters of `bytes` bytes as base64. */
+function base64Length(bytes: number): number {
+  return 4 * Math.ceil(bytes / 3);
+}
+
+/** The replay cut to its first `k` moves (the data decoded once: `moves`, `spawns`, `think` bytes). */
+function cutReplay(replay: Replay, k: number, bytes: { moves: Uint8Array; spawns: Uint8Array; think: Uint8Array | null }): Replay {
+  const moves = bytes.moves.slice(0, Math.ceil(k / 4));
+  // Unused bits of the last byte are zero, as packMoves writes them.
+  if (k % 4 !== 0 && moves.length > 0) moves[moves.length - 1] &= (1 << ((k % 4) * 2)) - 1;
+  const resyncs: Record<string, number[]> = {};
+  for (const [key, board] of Object.entries(replay.resyncs ?? {})) if (Number(key) < k) resyncs[key] = board;
+  const { resyncs: _resyncs, think: _think, ...rest } = replay;
+  return {
+    ...rest,
+    n: k,
+    moves: bytesToBase64(moves),
+    spawns: bytesToBase64(bytes.spawns.slice(0, k)),
+    ...(bytes.think ? { think: bytesToBase64(bytes.think.slice(0, 2 * k)) } : {}),
+    ...(Object.keys(resyncs).length > 0 ? { resyncs } : {}),
+    truncated: true,
+  };
+}
+
+/**
+ * The replay as it is when it fits in `maxChars` characters (replaySize), else cut at the last move that
+ * fits and marked `truncated`. Never throws: data that cannot be decoded leave a replay of the start board
+ * alone, marked truncated. Linear in the replay's size (the size of each cut is added up, not measured).
+ */
+export function truncateReplay(replay: Replay, maxChars = RECORD_BYTE_CAP): Replay {
+  if (replaySize(replay) <= maxChars) return replay;
+  let bytes: { moves: Uint8Array; spawns: Uint8Array; think: Uint8Array | null };
+  try {
+    const think = replay.think ? base64ToBytes(replay.think) : null;
+    bytes = { moves: base64ToBytes(replay.moves), spawns: base64ToBytes(replay.spawns), think: think && think.length === 2 * replay.n ? think : null };
+  } catch {
+    const { resyncs: _resyncs, think: _think, ...rest } = replay;
+    return { ...rest, n: 0, moves: '', spawns: '', truncated: true };
+  }
+  const n = Math.min(replay.n, bytes.spawns.length, bytes.moves.length * 4);
+  // The size of a cut at k: a skeleton (no moves) plus the base64 texts plus the boards kept before k.
+  const skeleton = replaySize(cutReplay(replay, 0, bytes));
+  const boardCost = new Map<number, number>();
+  for (const [key, board] of Object.entries(replay.resyncs ?? {})) boardCost.set(Number(key), key.length + 3 + JSON.stringify(board).length + 1);
+  const prefix = new Float64Array(n + 1);
+  for (let i = 0; i < n; i++) prefix[i + 1] = prefix[i] + (boardCost.get(i) ?? 0);
+  const sizeAt = (k: number): number => {
+    const boards = prefix[k] > 0 ? prefix[k] - 1 + '"resyncs":{},'.length : 0;
+    return skeleton + String(k).length - 1 + base64Length(Math.ceil(k / 4)) + base64Length(k) + (bytes.think ? base64Length(2 * k) : 0) + boards;
+  };
+  let low = 0;
+  let high = n;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (sizeAt(mid) <= maxChars) low = mid;
+    else high = mid - 1;
+  }
+  // The sum is exact; the measure confirms it (a cut that still does not fit steps back until it does).
+  let cut = cutReplay(replay, low, bytes);
+  while (low > 0 && replaySize(cut) > maxChars) cut = cutReplay(replay, (low = Math.floor(low * 0.9)), bytes);
+  return cut;
 }

@@ -4,6 +4,7 @@
  *   popup ──► background ──► content script (tab)     commands, hints
  *   content ──► background ──► solver host            solver requests (Chrome: the offscreen document)
  *   content ──► background                             status, finished games
+ *   panel ──► background                               the game log's import, deletion, clearing (one writer)
  *
  * This file holds the schemas: `PROTOCOL` maps every message kind to the schema of its request, the schema
  * of its reply, the context that accepts it and the sender it must come from; the types below are inferred
@@ -18,7 +19,7 @@ import { DIRECTIONS, STRATEGY_NAMES } from '../engine/types';
 import type { Grid, MoveChoice, SearchOptions } from '../engine/types';
 import { BOARD_LIMITS, SEARCH_LIMITS } from '../engine/limits';
 import { SettingsSchema } from './settings';
-import { ReplaySchema } from './history';
+import { HISTORY_CAP, ReplaySchema } from './history';
 import { CoachStatusSchema, CoachSummarySchema } from './coach';
 import { StatusMessageSchema } from './status-message';
 
@@ -102,7 +103,7 @@ export const RunStatusSchema = z.object({
   message: StatusMessageSchema.optional(),
   /** The adapter in use ("classic", "store", "geometry", ...) and the site's host (with its port). */
   adapter: z.string().regex(/^[a-z0-9-]{1,40}$/).optional(),
-  site: z.string().regex(/^[a-z0-9.:[\]-]{0,260}$/i).optional(),
+  site: z.string().regex(/^[a-z0-9._:[\]-]{0,260}$/i).optional(),
   /** The game being played (see GameRecordSchema.gameId). */
   gameId: gameId.optional(),
   strategy: StrategyNameSchema,
@@ -177,18 +178,35 @@ const COMMANDS = ['solve', 'stop', 'step', 'hint', 'coach', 'coach-stop'] as con
 const CommandSchema = z.enum(COMMANDS);
 export type Command = z.infer<typeof CommandSchema>;
 
+/**
+ * Bounds of a game record's fields: whatever validates can be stored, shown (a date the UI can format)
+ * and exported; a record outside them is skipped on import and kept aside in storage (./game-log.ts).
+ */
+const RECORD_LIMITS = {
+  /** First and last end time a record may carry: 2048 appeared in 2014; nothing ends after 2200. */
+  endedAt: { min: Date.UTC(2014, 0, 1), max: Date.UTC(2200, 0, 1) },
+  moves: 10_000_000,
+  score: 1e15,
+  /** Three years of one game, in ms. */
+  ms: 1e11,
+} as const;
+
+/** A site as the records name it: the page's host with its port ('' or 'unknown' when not known). */
+const recordSite = z.string().regex(/^[a-z0-9._:[\]-]{0,260}$/i);
+const count = z.number().int().min(0).max(RECORD_LIMITS.moves);
+
 export const GameRecordSchema = z.object({
   /** The same game reported again (stopped, then finished; the page left) replaces its earlier record. */
   gameId: gameId.optional(),
-  site: z.string(),
-  adapter: z.string(),
+  site: recordSite,
+  adapter: z.string().regex(/^[a-z0-9-]{1,40}$/),
   strategy: StrategyNameSchema,
-  score: z.number().nullable(),
-  bestTile: z.number(),
-  moves: z.number().int(),
-  ms: z.number(),
-  desyncs: z.number().int(),
-  endedAt: z.number(),
+  score: z.number().finite().min(0).max(RECORD_LIMITS.score).nullable(),
+  bestTile: z.number().int().min(0).max(BOARD_LIMITS.maxTile),
+  moves: count,
+  ms: z.number().finite().min(0).max(RECORD_LIMITS.ms),
+  desyncs: count,
+  endedAt: z.number().int().min(RECORD_LIMITS.endedAt.min).max(RECORD_LIMITS.endedAt.max),
   outcome: z.enum(['over', 'won', 'stopped']),
   /** Every move and spawn, to replay the game (src/shared/history.ts); absent in records of older versions. */
   replay: ReplaySchema.optional(),
@@ -210,6 +228,18 @@ const CommandReplySchema = z.object({ hint: MoveChoiceSchema.optional(), status:
 /** The answer to a search: the move, and a note when it did not come from the full search. */
 const SolveReplySchema = z.object({ choice: MoveChoiceSchema, note: StatusMessageSchema.optional() });
 const Done = z.object({});
+/** What a change of the game log did (src/shared/game-log.ts LogChange, without the log). */
+const LogChangeReplySchema = z.object({
+  added: z.number().int().min(0),
+  duplicates: z.number().int().min(0),
+  evicted: z.number().int().min(0),
+  refused: z.number().int().min(0),
+  truncated: z.number().int().min(0),
+  deleted: z.number().int().min(0),
+  /** The browser's storage refused the write (it is full): nothing changed. */
+  failed: z.boolean(),
+});
+export type LogChangeReply = z.infer<typeof LogChangeReplySchema>;
 
 /** The contexts that answer messages. */
 export type Context = 'background' | 'content' | 'offscreen';
@@ -236,6 +266,9 @@ export const PROTOCOL = {
   'content/ping': { to: 'content', from: 'background', request: z.object({}), reply: z.object({ version: z.number().int() }) },
   'content/status': { to: 'background', from: 'content-script', request: z.object({ status: RunStatusSchema }), reply: Done },
   'content/game-finished': { to: 'background', from: 'content-script', request: z.object({ record: GameRecordSchema }), reply: Done },
+  'history/import': { to: 'background', from: 'extension-page', request: z.object({ games: z.array(GameRecordSchema).max(HISTORY_CAP) }), reply: LogChangeReplySchema },
+  'history/delete': { to: 'background', from: 'extension-page', request: z.object({ key: z.string().min(1).max(400) }), reply: LogChangeReplySchema },
+  'history/clear': { to: 'background', from: 'extension-page', request: z.object({}), reply: LogChangeReplySchema },
   'solver/request': { to: 'background', from: 'content-script', request: tabSolveRequest, reply: SolveReplySchema },
   'solver/cancel': { to: 'background', from: 'content-script', request: z.object({ requestId }), reply: Done },
   'offscreen/solve': { to: 'offscreen', from: 'background', request: solveRequest.extend({ channel }), reply: SolveReplySchema },

@@ -156,7 +156,9 @@ export type Handlers<C extends Context> = {
 
 export function errorReply(err: unknown): ErrorReply {
   const error = err instanceof Error ? err.message : String(err);
-  return err instanceof StatusError ? { ok: false, error, status: err.status } : { ok: false, error };
+  // A status passed on (the background answering with a tab's error) keeps its status.
+  const status = err instanceof StatusError ? err.status : err instanceof DeliveryError ? err.status : undefined;
+  return status ? { ok: false, error, status } : { ok: false, error };
 }
 
 /**

@@ -247,5 +247,7 @@ const KEY_GLYPHS: Record<string, string> = { Period: '.', Comma: ',' };
 /** A status message (a code and its parameters, from the content script, the background or the solver) in
  *  the UI language. */
 export function statusMessageText(message: StatusMessage | undefined): string {
-  return message ? t(statusMessageKey(message.code), ...(message.params ?? [])) : '';
+  if (!message) return '';
+  const detail = message.detail ? [t(`readFailure_${message.detail.failure}`, ...(message.detail.values ?? []))] : [];
+  return t(statusMessageKey(message.code), ...(message.params ?? []), ...detail);
 }

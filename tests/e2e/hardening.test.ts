@@ -1,6 +1,7 @@
 /**
  * Hardening against the page, in real Chromium: the page can neither read the bridge's secret nor steer the autopilot with
- * a forged board; a Solve run leaves no trace in the page; detection cannot freeze a page.
+ * a forged board; a Solve run leaves no trace in the page; no text of the page reaches the popup, the
+ * stored status or the badge; detection cannot freeze a page.
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -122,6 +123,24 @@ describe('the bridge and the page', () => {
       `import('/pages/play2048-like/assets/index-Dq3x7Kfa.js').then((m) => new Promise((resolve) => m.g.subscribe((g) => resolve(g.board.flat().map((c) => (c ? c.value : 0))))))`,
     )) as number[];
     expect(rest.board?.cells).toEqual(board);
+  });
+});
+
+describe('the extension’s own words only', () => {
+  it('a page whose store throws 10 kB of text at the autopilot: the popup, the stored status and the badge say only the extension’s words', async () => {
+    const game = await session.openGame('/e2e-pages/store-throws/');
+    const popup = await session.openPopup(game.tabId);
+    await clickButton(popup, 'Solve');
+    const status = await session.waitForStatus(game.tabId, (s) => s.state === 'error' || s.moves >= 3, { what: 'the failed move', timeoutMs: 30_000 });
+    expect(status.state).toBe('error');
+    expect(status.adapter).toBe('store');
+    expect(status.message).toEqual({ code: 'pageScriptFailed' });
+    const text = await waitForPopupText(popup, "The page's own game script failed", { timeoutMs: 10_000 });
+    expect(text).not.toMatch(/VISIT|evil|PRIZE|AAAA/);
+    const stored = await session.inExtension(() => chrome.storage.session.get(null).then((items) => JSON.stringify(items)), null);
+    expect(stored).not.toMatch(/VISIT|evil|PRIZE|AAAA/);
+    const badge = await session.inExtension((tabId) => chrome.action.getBadgeText({ tabId }), game.tabId);
+    expect(badge).toBe('!');
   });
 });
 

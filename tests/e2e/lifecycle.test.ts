@@ -2,14 +2,15 @@
  * The lifecycle of a run in real Chromium: two tabs solving at once stay
  * independent (and one tab's content script cannot reach the other's search), leaving the page mid-game
  * stops the run and the back-forward cache does not bring it back, an extension reload mid-game leaves
- * an orphaned content script that stands down while a fresh one plays, and a game is recorded once.
+ * an orphaned content script that stands down (its agent leaves with it) while a fresh one plays the same
+ * game on, and a game is recorded once — stopped, paused, finished or interrupted by an update.
  * The browser keeps its back-forward cache on for this file (Playwright turns it off by default).
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { E2ESession, useE2ESession, clickButton, keysSeen, sleep, waitFor } from './support/harness';
 import type { GameTab } from './support/harness';
-import { classicActuations, maxTile, readClassicSavedBoard } from './support/classic-board';
+import { classicActuations, maxTile, readClassicSavedBoard, setClassicBoard } from './support/classic-board';
 import { readGames } from '../../src/shared/game-log';
 import type { GameRecord } from '../../src/shared/messages';
 
@@ -46,24 +47,6 @@ async function games(): Promise<GameRecord[]> {
 
 async function clearGames(): Promise<void> {
   await session.inExtension(() => chrome.storage.local.remove('games'), null);
-}
-
-/** Put `rows` on the classic game's board through its own objects, and redraw (and save) it. */
-async function setClassicBoard(page: Page, rows: number[][]): Promise<void> {
-  const done = await page.evaluate((cells) => {
-    interface ClassicGame {
-      grid: { cells: unknown[][] };
-      actuate(): void;
-    }
-    const w = window as unknown as { __e2eGame?: ClassicGame; Tile?: new (pos: { x: number; y: number }, value: number) => unknown };
-    const game = w.__e2eGame;
-    const Tile = w.Tile;
-    if (!game || !Tile) return false;
-    cells.forEach((row, y) => row.forEach((value, x) => (game.grid.cells[x][y] = value > 0 ? new Tile({ x, y }, value) : null)));
-    game.actuate();
-    return true;
-  }, rows);
-  expect(done, 'the classic game object is not known yet').toBe(true);
 }
 
 /**
@@ -204,8 +187,24 @@ describe('lifecycle of a run', () => {
     expect(log[0].moves).toBeLessThanOrEqual(rest.moves);
   });
 
-  it('an extension reload mid-game: the orphaned script stands down, the page works, Solve works again', async () => {
+  it('an extension reload mid-game: the orphaned script stands down, the game is recorded, Solve goes on with the same game; the old tables’ database is gone', async () => {
+    await clearGames();
+    // What an earlier version left: the endgame tables' IndexedDB database.
+    await session.inExtension(
+      () =>
+        new Promise<void>((done, fail) => {
+          const request = indexedDB.open('2048-autopilot-tables', 1);
+          request.onupgradeneeded = () => request.result.createObjectStore('tables');
+          request.onsuccess = () => {
+            request.result.close();
+            done();
+          };
+          request.onerror = () => fail(request.error);
+        }),
+      null,
+    );
     const { game } = await runningGame(5);
+    const interrupted = await session.waitForStatus(game.tabId, (s) => s.running && s.gameId !== undefined, { what: 'the game id' });
     await session.reloadExtension();
 
     // The orphaned content script sends no key.
@@ -215,24 +214,84 @@ describe('lifecycle of a run', () => {
     await sleep(1_500);
     expect(await keysSeen(game.page)).toBe(keys);
     expect(await classicActuations(game.page)).toBe(updates);
+    // The game in progress is in the history already (the background's record of it, from before the update).
+    const recovered = await waitFor(games, (log) => log.length === 1, { what: 'the interrupted game in the log', timeoutMs: 10_000 });
+    expect(recovered[0]).toMatchObject({ gameId: interrupted.gameId, outcome: 'stopped' });
+    // The old tables' database was deleted when the new version started.
+    const databases = await session.inExtension(() => indexedDB.databases().then((list) => list.map((d) => d.name)), null);
+    expect(databases).not.toContain('2048-autopilot-tables');
 
     // The page keeps working for the person.
     for (const key of ['ArrowDown', 'ArrowRight', 'ArrowUp', 'ArrowLeft']) await game.page.keyboard.press(key);
     await waitFor(() => classicActuations(game.page), (n) => n > updates, { what: 'the page to take the person’s keys', timeoutMs: 5_000 });
     await sleep(500);
 
-    // Solve works again, with one player only: one key per move.
+    // Solve works again, with one player only (one key per move), and goes on with the same game.
     const keysBefore = await keysSeen(game.page);
     const popup = await session.openPopup(game.tabId);
     await clickButton(popup, 'Solve');
-    const playing = await session.waitForStatus(game.tabId, (s) => s.running && s.moves >= 10, { what: 'play after the reload', timeoutMs: 30_000 });
+    // The new content script sent what the orphaned one handed over (its record, with the replay).
+    const handed = await waitFor(games, (log) => log.length === 1 && log[0].replay !== undefined, { what: 'the handed-over record', timeoutMs: 10_000 });
+    expect(handed[0].moves).toBeGreaterThanOrEqual(recovered[0].moves);
+    const playing = await session.waitForStatus(game.tabId, (s) => s.running && s.moves >= handed[0].moves + 10, { what: 'play after the reload', timeoutMs: 30_000 });
     expect(playing.state).not.toBe('error');
+    expect(playing.gameId).toBe(interrupted.gameId);
     await clickButton(popup, 'Stop');
     const rest = await session.waitForRest(game.tabId);
     const sent = (await keysSeen(game.page)) - keysBefore;
+    const resumed = await waitFor(games, (log) => log.length === 1 && log[0].moves === rest.moves, { what: 'the game’s record after the reload' });
     expect(rest.desyncs).toBe(0);
-    expect(sent).toBeGreaterThanOrEqual(rest.moves);
-    expect(sent).toBeLessThanOrEqual(rest.moves + 2);
+    const playedHere = rest.moves - handed[0].moves;
+    expect(sent).toBeGreaterThanOrEqual(playedHere);
+    expect(sent).toBeLessThanOrEqual(playedHere + 2);
+    // One record of the game, with a replay of every move (before and after the update).
+    expect(resumed[0].gameId).toBe(interrupted.gameId);
+    expect(resumed[0].replay?.n).toBe(rest.moves);
+  });
+
+  it('Stop, then a re-injection after an update: exactly one agent listens on the page, with one store subscription', async () => {
+    const game = await session.openGame('/e2e-pages/agent-count/');
+    const agents = (): Promise<{ listening: number; channels: number; subscriptions: number }> =>
+      game.page.evaluate(() => {
+        const a = (window as unknown as { __agents: { listening(): number; channels(): number; subscriptions(): number } }).__agents;
+        return { listening: a.listening(), channels: a.channels(), subscriptions: a.subscriptions() };
+      });
+    let popup = await session.openPopup(game.tabId);
+    await clickButton(popup, 'Solve');
+    await session.waitForStatus(game.tabId, (s) => s.running && s.moves >= 5, { what: '5 moves', timeoutMs: 30_000 });
+    await clickButton(popup, 'Stop');
+    await session.waitForRest(game.tabId);
+    expect(await agents()).toEqual({ listening: 1, channels: 1, subscriptions: 1 });
+
+    await session.reloadExtension();
+    // The orphaned content script sent its agent away.
+    await waitFor(agents, (a) => a.listening === 0 && a.subscriptions === 0, { what: 'the old agent to leave', timeoutMs: 10_000 });
+    popup = await session.openPopup(game.tabId);
+    await clickButton(popup, 'Solve');
+    const played = await session.waitForStatus(game.tabId, (s) => s.running && s.moves >= 3, { what: 'play after the re-injection', timeoutMs: 30_000 });
+    expect(played.adapter).toBe('store');
+    await clickButton(popup, 'Stop');
+    await session.waitForRest(game.tabId);
+    expect(await agents()).toEqual({ listening: 1, channels: 2, subscriptions: 1 });
+  });
+
+  it('Pause, then New Game: the first game is recorded, and the next one is another game', async () => {
+    await clearGames();
+    const { game, popup } = await runningGame(5);
+    // The person takes over: a key of their own pauses the run.
+    await game.page.keyboard.press('ArrowLeft');
+    const paused = await session.waitForStatus(game.tabId, (s) => s.state === 'paused', { what: 'the pause', timeoutMs: 10_000 });
+    await game.page.click('.restart-button');
+    await clickButton(popup, 'Solve');
+    await session.waitForStatus(game.tabId, (s) => s.running && s.gameId !== paused.gameId && s.moves >= 3, { what: 'the new game', timeoutMs: 30_000 });
+    await clickButton(popup, 'Stop');
+    await session.waitForRest(game.tabId);
+    const log = await waitFor(games, (list) => list.length === 2, { what: 'both games in the log', timeoutMs: 10_000 });
+    const first = log.find((g) => g.gameId === paused.gameId);
+    expect(first).toMatchObject({ outcome: 'stopped' });
+    expect(first?.moves).toBeGreaterThanOrEqual(5);
+    expect(first?.replay?.n).toBe(first?.moves);
+    expect(log.filter((g) => g.gameId !== paused.gameId)).toHaveLength(1);
   });
 
   it('records a game once: stopped, resumed and finished is one record', async () => {

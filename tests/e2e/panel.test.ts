@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { openExtensionWindow } from '../harness/chromium';
 import { E2ESession, useE2ESession, clickButton, sleep, waitFor } from './support/harness';
 import type { GameTab } from './support/harness';
-import { maxTile, readClassicBoard, readClassicSavedBoard } from './support/classic-board';
+import { maxTile, readClassicBoard, readClassicSavedBoard, setClassicBoard } from './support/classic-board';
 import { axeViolations } from './support/axe';
 import { applyMove } from '../../src/engine/index';
 import type { Direction, Grid } from '../../src/engine/types';
@@ -132,10 +132,81 @@ describe('side panel', () => {
       // The message of the previous import must not answer for this one.
       await panel.evaluate(() => (document.getElementById('io-message')!.textContent = ''));
       await panel.locator('#import').setInputFiles({ name: `games.${ext}`, mimeType: ext === 'json' ? 'application/json' : 'text/csv', buffer: Buffer.from(text) });
-      await expect.poll(() => panel.locator('#io-message').innerText()).toMatch(/Imported 1 games \(0 skipped/);
+      await expect.poll(() => panel.locator('#io-message').innerText()).toMatch(/Imported 1 games; 0 skipped/);
       expect(await storedGames()).toEqual(before);
       await expect.poll(() => panel.locator('#games-table tbody tr').count()).toBe(1);
     }
+  });
+
+  it('a hostile import while a game finishes: the finished game and every valid imported game are kept; an 8 MB record evicts nothing', async () => {
+    await session.inExtension(() => chrome.storage.local.remove(['games', 'gamesUnreadable']), null);
+    await session.setSettings({ strategy: 'expectimax', pauseMs: 0 });
+    const finishing = await freshGame();
+    // One move left (right or down), after which the spawned tile merges with nothing: the game ends.
+    await setClassicBoard(finishing.page, [
+      [8, 16, 8, 32],
+      [16, 8, 16, 64],
+      [8, 16, 8, 128],
+      [256, 512, 1024, 0],
+    ]);
+    const now = Date.now();
+    const valid = (i: number): GameRecord => ({
+      gameId: `imported-${i}`,
+      site: 'import.test',
+      adapter: 'classic',
+      strategy: 'greedy',
+      score: 1_000 + i,
+      bestTile: 256,
+      moves: 100 + i,
+      ms: 10_000,
+      desyncs: 0,
+      endedAt: now - 60_000 + i,
+      outcome: 'over',
+    });
+    // A page that desynced every move: a whole 8x8 board kept per move, ~8 MB of replay.
+    const n = 18_000;
+    const resyncs: Record<string, number[]> = {};
+    for (let i = 0; i < n; i++) resyncs[String(i)] = new Array<number>(64).fill(131_072);
+    const huge: GameRecord = {
+      ...valid(99),
+      gameId: 'imported-huge',
+      moves: n,
+      replay: { v: 1, rows: 8, cols: 8, start: new Array<number>(64).fill(2), n, moves: Buffer.alloc(Math.ceil(n / 4)).toString('base64'), spawns: Buffer.alloc(n, 0xff).toString('base64'), resyncs },
+    };
+    const hostile = [
+      { ...valid(50), endedAt: 1e300 },
+      { ...valid(51), score: 'NaN' },
+      { ...valid(52), strategy: 'tables' },
+      { ...valid(53), site: '=HYPERLINK("https://evil.example","win")' },
+      { ...valid(54), site: 'x'.repeat(100_000) },
+      'junk',
+    ];
+    const file = JSON.stringify({ format: '2048-autopilot-games', version: 1, games: [valid(1), valid(2), ...hostile, huge, valid(3)] });
+    expect(file.length).toBeGreaterThan(8_000_000);
+
+    const importing = await openPanel(finishing.tabId);
+    await clickButton(importing, 'Solve');
+    // The import goes while the game plays its last move and is recorded.
+    await importing.evaluate(() => (location.hash = '#history'));
+    await importing.evaluate(() => (document.getElementById('io-message')!.textContent = ''));
+    await importing.locator('#import').setInputFiles({ name: 'hostile.json', mimeType: 'application/json', buffer: Buffer.from(file) });
+    await session.waitForStatus(finishing.tabId, (s) => s.state === 'over' || s.state === 'error', { what: 'the game to end', timeoutMs: 30_000 });
+    const message = await waitFor(() => importing.locator('#io-message').innerText(), (text) => /Imported/.test(text), { what: 'the import’s message', timeoutMs: 30_000 });
+    expect(message).toMatch(/Imported 4 games; 6 skipped \(not valid\), 0 already in the history\. 1 replays were cut short/);
+    const log = await waitFor(
+      async () => (await storedGames()) as GameRecord[],
+      (list) => list.length === 5,
+      { what: 'the four imported games and the finished one', timeoutMs: 10_000 },
+    );
+    expect(log.filter((g) => g.outcome === 'over' && g.site.startsWith('127.0.0.1'))).toHaveLength(1);
+    expect(log.map((g) => g.gameId).filter((id) => id?.startsWith('imported-')).sort()).toEqual(['imported-1', 'imported-2', 'imported-3', 'imported-huge']);
+    const kept = log.find((g) => g.gameId === 'imported-huge');
+    expect(kept?.moves).toBe(n);
+    expect(kept?.replay?.truncated).toBe(true);
+    expect(JSON.stringify(kept).length).toBeLessThanOrEqual(1_000_000);
+    // The history shows every game.
+    await expect.poll(() => importing.locator('#games-table tbody tr').count()).toBe(5);
+    await importing.close();
   });
 
   it('a coached game: the history says so with its accuracy, its replay marks each graded move', async () => {

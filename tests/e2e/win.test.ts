@@ -9,7 +9,8 @@
  * - A canvas page whose only way on is a key the autopilot does not press: the run stops, "Won —
  *   continue by hand", the win still shown.
  * - A page with "Continue reading" / "Keep going" links and buttons elsewhere: the autopilot clicks only
- *   the overlay over the board, and the page never navigates.
+ *   the overlay over the board, and the page never navigates; an overlay whose own "Keep going" is a
+ *   submit button in a form, or sits inside a link across a shadow root, is never clicked.
  * - An input field (or textarea) with focus: no key is sent; the run pauses with a message.
  */
 import { afterAll, describe, expect, it } from 'vitest';
@@ -36,6 +37,16 @@ const CONTINUE_PAGES: readonly { name: string; path: string; repeat: boolean }[]
   { name: 'svelte-like', path: '/pages/svelte-like/', repeat: false },
   { name: 'web-component', path: '/pages/web-component/', repeat: false },
 ];
+
+/** Count the navigations of a page's top frame from now on; `stop()` ends the count. */
+function countNavigations(page: Page): { count(): number; stop(): void } {
+  let navigated = 0;
+  const onNavigate = (frame: { parentFrame(): unknown }): void => {
+    if (frame.parentFrame() === null) navigated += 1;
+  };
+  page.on('framenavigated', onNavigate);
+  return { count: () => navigated, stop: () => page.off('framenavigated', onNavigate) };
+}
 
 async function waitForProbe(page: Page, accept: (p: WinProbe) => boolean, what: string, timeoutMs = 60_000): Promise<WinProbe> {
   return waitFor(() => probeWin(page), accept, { what, timeoutMs });
@@ -144,11 +155,7 @@ describe('a win never navigates away', () => {
   it('a page with "Continue reading" / "Keep going" links elsewhere reaches 2048 and stays on the page', async () => {
     const game = await openNearWin(session, '/pages/article-links/');
     const url = game.page.url();
-    let navigated = 0;
-    const onNavigate = (frame: { parentFrame(): unknown }): void => {
-      if (frame.parentFrame() === null) navigated += 1;
-    };
-    game.page.on('framenavigated', onNavigate);
+    const navigations = countNavigations(game.page);
     try {
       const popup = await session.openPopup(game.tabId);
       await clickButton(popup, 'Solve');
@@ -164,14 +171,43 @@ describe('a win never navigates away', () => {
       await clickButton(popup, 'Stop');
       await session.waitForRest(game.tabId);
       expect(game.page.url()).toBe(url);
-      expect(navigated).toBe(0);
+      expect(navigations.count()).toBe(0);
       const bait = await game.page.evaluate(() => (window as unknown as { __fixture: { baitClicks: number } }).__fixture.baitClicks);
       expect(bait).toBe(0);
       expect((await probeWin(game.page)).winShown).toBe(false);
     } finally {
-      game.page.off('framenavigated', onNavigate);
+      navigations.stop();
     }
   });
+});
+
+describe('a win never leaves the page through its own overlay', () => {
+  for (const [trap, what] of [
+    ['form', 'a submit button inside a form'],
+    ['anchor', 'a control in a shadow root inside a link'],
+  ] as const) {
+    it(`an overlay whose "Keep going" is ${what}: never clicked, the URL never changes`, async () => {
+      const game = await openNearWin(session, `/e2e-pages/win-traps/?trap=${trap}`);
+      const url = game.page.url();
+      const navigations = countNavigations(game.page);
+      try {
+        const popup = await session.openPopup(game.tabId);
+        await clickButton(popup, 'Solve');
+        const status = await session.waitForStatus(game.tabId, (s) => !s.running && s.state !== 'thinking' && s.state !== 'moving', {
+          what: 'the run to end at the win',
+          timeoutMs: 60_000,
+        });
+        expect(status.state, JSON.stringify(status.message ?? '')).toBe('won');
+        expect(status.message?.code).toBe('wonNoControl');
+        await sleep(500);
+        expect(game.page.url()).toBe(url);
+        expect(navigations.count()).toBe(0);
+        expect(await game.page.evaluate(() => (window as unknown as { __fixture: { trapClicks: number } }).__fixture.trapClicks)).toBe(0);
+      } finally {
+        navigations.stop();
+      }
+    });
+  }
 });
 
 describe('an editable element with focus', () => {

@@ -11,7 +11,7 @@
  * Checked on: tests/fixtures/pages/canvas-classic (and play2048-like, where the store adapter wins).
  */
 import type { Direction, Grid } from '../../engine/types';
-import { DETECTION_LIMITS, cellName, continueByClicking, elementRect, endMessageIn, findWinControl, isBoardSize, sendKeyMove, waitForBoard } from './common';
+import { DETECTION_LIMITS, continueByClicking, elementRect, endMessageIn, findWinControl, isBoardSize, sendKeyMove, waitForBoard } from './common';
 import { BoardReadError } from './types';
 import type { Adapter, AdapterContext, AdapterFactory, BoardReading, BoardRect, ContinueResult, GameStatus, SettleResult } from './types';
 
@@ -59,10 +59,6 @@ function near(data: Pixels['data'], offset: number, colour: Rgb, tolerance = COL
   );
 }
 
-function toHex(r: number, g: number, b: number): string {
-  return `#${[r, g, b].map((v) => v.toString(16).padStart(2, '0')).join('')}`;
-}
-
 /** Runs of indexes where `isCell` holds, at least `minLength` long. */
 function runs(length: number, isCell: (i: number) => boolean, minLength: number): [number, number][] {
   const out: [number, number][] = [];
@@ -100,7 +96,7 @@ export function valueOfColour(r: number, g: number, b: number, tolerance = COLOU
 /** Bounding box (inclusive, canvas pixels) of the board-coloured pixels; throws when there is none. */
 function boardBox(pixels: Pixels): { left: number; top: number; right: number; bottom: number } {
   const { width, height, data } = pixels;
-  if (width * height * 4 > data.length || width < 30 || height < 30) throw new BoardReadError('The canvas is too small for a board');
+  if (width * height * 4 > data.length || width < 30 || height < 30) throw new BoardReadError('canvasTooSmall');
   // Sampled every other pixel for speed.
   let left = width;
   let right = -1;
@@ -115,7 +111,7 @@ function boardBox(pixels: Pixels): { left: number; top: number; right: number; b
       if (y > bottom) bottom = y;
     }
   }
-  if (right - left < 30 || bottom - top < 30) throw new BoardReadError('No board colour (#bbada0) on the canvas');
+  if (right - left < 30 || bottom - top < 30) throw new BoardReadError('noBoardColour');
   return { left, top, right, bottom };
 }
 
@@ -141,7 +137,7 @@ export function readPixels(pixels: Pixels): Grid {
   const rowRuns = runs(h, (i) => rowCells(top + i), Math.max(4, h / 20)).map(([a, b]) => [a + top, b + top] as const);
   const rows = rowRuns.length;
   const cols = colRuns.length;
-  if (!isBoardSize(rows, cols)) throw new BoardReadError(`The canvas board has ${rows}x${cols} cells: not playable`);
+  if (!isBoardSize(rows, cols)) throw new BoardReadError('boardSize', rows, cols);
   // 3. Each cell's colour near its top-left inner corner.
   const cells: number[] = [];
   for (let r = 0; r < rows; r++) {
@@ -153,9 +149,9 @@ export function readPixels(pixels: Pixels): Grid {
       const o = (sy * width + sx) * 4;
       const value = valueOfColour(data[o], data[o + 1], data[o + 2]);
       if (value === null) {
-        throw new BoardReadError(`${cellName(r, c)} has colour ${toHex(data[o], data[o + 1], data[o + 2])}: not a tile of the classic palette`);
+        throw new BoardReadError('cellNotTile', r + 1, c + 1);
       }
-      if (value < 0) throw new BoardReadError(`${cellName(r, c)} holds a tile above 2048: on a canvas they all share one colour`);
+      if (value < 0) throw new BoardReadError('tileAboveCanvasLimit', r + 1, c + 1);
       cells.push(value);
     }
   }
@@ -200,15 +196,15 @@ function scratchContext(doc: Document, width: number, height: number): ScratchCo
 /** The pixels of a page canvas, copied (drawImage) into a scratch canvas; throws BoardReadError. */
 function pixelsOf(canvas: HTMLCanvasElement): Pixels {
   const { width, height } = canvas;
-  if (!readableSize(canvas)) throw new BoardReadError(`The canvas is ${width}x${height}: not the size of a board`);
+  if (!readableSize(canvas)) throw new BoardReadError('canvasSize', width, height);
   const scratch = scratchContext(canvas.ownerDocument, width, height);
-  if (!scratch) throw new BoardReadError('The canvas cannot be read (no 2D context here)');
+  if (!scratch) throw new BoardReadError('canvasUnreadable');
   try {
     scratch.clearRect(0, 0, width, height);
     scratch.drawImage(canvas, 0, 0);
     return scratch.getImageData(0, 0, width, height);
   } catch {
-    throw new BoardReadError('The canvas cannot be read (its pixels are protected)');
+    throw new BoardReadError('canvasProtected');
   }
 }
 
@@ -237,15 +233,49 @@ export function scaleBoardBox(
   };
 }
 
+/**
+ * What the arrow over a canvas board costs (the Hint's and the coach's arrow asks for the board's box every
+ * 500 ms): the box in canvas pixels is looked for at most every `refreshMs` per canvas (sooner when the
+ * canvas changes size), in a copy of at most `pixels` pixels — a 2048 × 2048 canvas is copied at a quarter
+ * of its side. The arrow needs the box, not every pixel.
+ */
+const OVERLAY_LIMITS = { refreshMs: 2_000, pixels: 512 * 512 } as const;
+
+type PixelBox = { left: number; top: number; right: number; bottom: number };
+const boxes = new WeakMap<HTMLCanvasElement, { width: number; height: number; at: number; box: PixelBox | null }>();
+
+/** The board-coloured box on `canvas` in its own pixels, from a copy of at most OVERLAY_LIMITS.pixels. */
+function boardBoxScaled(canvas: HTMLCanvasElement): PixelBox | null {
+  const { width, height } = canvas;
+  if (!readableSize(canvas)) return null;
+  const scale = Math.min(1, Math.sqrt(OVERLAY_LIMITS.pixels / (width * height)));
+  const w = Math.max(1, Math.round(width * scale));
+  const h = Math.max(1, Math.round(height * scale));
+  const scratch = scratchContext(canvas.ownerDocument, w, h);
+  if (!scratch) return null;
+  try {
+    scratch.clearRect(0, 0, w, h);
+    scratch.drawImage(canvas, 0, 0, w, h);
+    const box = boardBox(scratch.getImageData(0, 0, w, h));
+    const sx = width / w;
+    const sy = height / h;
+    return { left: box.left * sx, top: box.top * sy, right: (box.right + 1) * sx - 1, bottom: (box.bottom + 1) * sy - 1 };
+  } catch {
+    return null;
+  }
+}
+
 /** Where the board drawn on `canvas` is on screen (null when no board can be found on it). */
 function boardRectOfCanvas(canvas: HTMLCanvasElement): BoardRect | null {
   const box = elementRect(canvas);
   if (!box || canvas.width === 0 || canvas.height === 0) return null;
-  try {
-    return scaleBoardBox(boardBox(pixelsOf(canvas)), canvas, box);
-  } catch {
-    return null;
+  const now = Date.now();
+  let known = boxes.get(canvas);
+  if (!known || known.width !== canvas.width || known.height !== canvas.height || now - known.at >= OVERLAY_LIMITS.refreshMs) {
+    known = { width: canvas.width, height: canvas.height, at: now, box: boardBoxScaled(canvas) };
+    boxes.set(canvas, known);
   }
+  return known.box ? scaleBoardBox(known.box, canvas, box) : null;
 }
 
 /** The board on the page's largest canvas that shows one (for adapters that read the board elsewhere). */
@@ -280,7 +310,7 @@ export class CanvasAdapter implements Adapter {
 
   readBoard(): BoardReading {
     const canvas = this.canvas && this.canvas.isConnected ? this.canvas : canvases(this.context.document)[0];
-    if (!canvas) throw new BoardReadError('The canvas is gone from the page');
+    if (!canvas) throw new BoardReadError('boardGone');
     return { grid: readPixels(pixelsOf(canvas)), score: null, status: canvasStatus(canvas) };
   }
 

@@ -38,7 +38,7 @@ export function classicTiles(root: ParentNode): ClassicTile[] {
   const tiles: ClassicTile[] = [];
   const elements = root.querySelectorAll('.tile');
   if (elements.length > DETECTION_LIMITS.classicTiles) {
-    throw new BoardReadError(`${elements.length} elements of class "tile": more than any 2048 board shows`);
+    throw new BoardReadError('tooManyTiles', elements.length);
   }
   for (const element of Array.from(elements)) {
     let value: number | null = null;
@@ -95,12 +95,12 @@ export function readClassicBoard(doc: Document): BoardReading {
     }
     rows = cols = Math.max(rows, cols);
   }
-  if (tiles.length === 0) throw new BoardReadError('No classic tiles on this page');
-  if (!isBoardSize(rows, cols)) throw new BoardReadError(`A classic board of ${rows}x${cols} is not playable (3x3 to 8x8)`);
+  if (tiles.length === 0) throw new BoardReadError('noTiles');
+  if (!isBoardSize(rows, cols)) throw new BoardReadError('boardSize', rows, cols);
   const cells = new Array<number>(rows * cols).fill(0);
   for (const t of tiles) {
     if (t.x >= cols || t.y >= rows) {
-      throw new BoardReadError(`A tile sits at column ${t.x + 1}, row ${t.y + 1}, outside the ${rows}x${cols} board`);
+      throw new BoardReadError('tileOutside');
     }
     const value = checkTile(t.value, t.y, t.x);
     const index = t.y * cols + t.x;
@@ -111,7 +111,7 @@ export function readClassicBoard(doc: Document): BoardReading {
   // still drawn there; "the largest per cell" would read it as the new tile, e.g. a 4 spawned instead of a 2.
   for (const t of tiles) {
     if (t.isNew && tiles.some((other) => other !== t && other.x === t.x && other.y === t.y)) {
-      throw new BoardReadError(`A tile is still moving out of the new tile's cell (row ${t.y + 1}, column ${t.x + 1}): the page is between two frames`);
+      throw new BoardReadError('tilesMoving');
     }
   }
   const grid: Grid = { rows, cols, cells };

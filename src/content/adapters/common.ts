@@ -33,6 +33,50 @@ export const DETECTION_LIMITS = {
   timeMs: 120,
 } as const;
 
+/**
+ * Limits of the work done on the page around each move (docs: sites.md): the same 200 ms rule as
+ * detection, with room to spare. Reading the win or game-over message around the board and finding the
+ * win's "Keep going" look at a bounded number of elements, controls and characters, within a time budget,
+ * however large the page.
+ */
+export const PER_MOVE_LIMITS = {
+  /** Elements looked at for a message around the board. */
+  elements: 2_000,
+  /** Controls considered for the win's "Keep going" (links count: a page may have hundreds). */
+  controls: 2_000,
+  /** Characters of text read under one element. */
+  textChars: 5_000,
+  /** Wall-clock budget of one such look, in ms. */
+  timeMs: 50,
+} as const;
+
+/** The text under `node` (as textContent has it), at most `maxChars` characters and a bounded number of nodes. */
+export function boundedText(node: Node, maxChars: number = PER_MOVE_LIMITS.textChars): string {
+  const doc = node.ownerDocument ?? (node as Document);
+  const walker = doc.createTreeWalker(node, 4 /* NodeFilter.SHOW_TEXT */);
+  let text = '';
+  let nodes = 0;
+  for (let n = walker.nextNode(); n && text.length < maxChars && nodes < 4 * PER_MOVE_LIMITS.elements; n = walker.nextNode(), nodes++) text += n.nodeValue ?? '';
+  return text.length > maxChars ? text.slice(0, maxChars) : text;
+}
+
+/** The elements under `scope` in document order, at most `max` of them, until `expired()`. */
+function* elementsUnder(scope: Node, max: number, expired: () => boolean): Generator<Element> {
+  const doc = scope.ownerDocument ?? (scope as Document);
+  const walker = doc.createTreeWalker(scope, 1 /* NodeFilter.SHOW_ELEMENT */);
+  for (let count = 0, n = walker.nextNode(); n && count < max; n = walker.nextNode(), count++) {
+    if ((count & 63) === 63 && expired()) return;
+    yield n as Element;
+  }
+}
+
+/** A deadline PER_MOVE_LIMITS.timeMs from now on the page's clock: `expired()` says when it passed. */
+export function perMoveBudget(win: Window | null | undefined): () => boolean {
+  const now = clockOf(win ?? undefined);
+  const deadline = now() + PER_MOVE_LIMITS.timeMs;
+  return () => now() > deadline;
+}
+
 /** A monotonic clock of the page (performance.now), or Date.now where there is none. */
 export function clockOf(win: Window | undefined): () => number {
   const perf = win?.performance;
@@ -44,14 +88,9 @@ export function isTileValue(value: number): boolean {
   return Number.isInteger(value) && value >= 2 && value <= MAX_TILE && (value & (value - 1)) === 0;
 }
 
-/** "cell (row 2, col 3)", 1-based as people count. */
-export function cellName(row: number, col: number): string {
-  return `cell (row ${row + 1}, col ${col + 1})`;
-}
-
 export function checkTile(value: number, row: number, col: number): number {
   if (value === 0 || isTileValue(value)) return value;
-  throw new BoardReadError(`${cellName(row, col)} shows ${value}: not a power of two from 2 to ${MAX_TILE}`);
+  throw new BoardReadError('cellNotTile', row + 1, col + 1);
 }
 
 export function isBoardSize(rows: number, cols: number): boolean {
@@ -209,7 +248,8 @@ const WIN_TEXT = /you\s*(win|won)\b|you reached 2048/i;
 export const OVER_TEXT = /game\s*over|no more moves/i;
 /** The whole label of a control that keeps playing after the win ("Keep going", "Continue"), nothing more. */
 const KEEP_PLAYING_LABEL = /^[\s\W]*(keep\s*(going|playing)|continue(\s*(playing|the\s*game))?)[\s\W]*$/i;
-const CONTROLS = 'button, [role="button"], a, input[type="button"], input[type="submit"]';
+/** Controls that may be the win's "Keep going" (never a submit input: see wouldSubmit). */
+const CONTROLS = 'button, [role="button"], a, input[type="button"]';
 
 function parentAcrossShadow(node: Element): Element | null {
   if (node.parentElement) return node.parentElement;
@@ -240,9 +280,13 @@ function boxOf(element: Element): DOMRect | null {
   return box.width > 0 && box.height > 0 ? box : null;
 }
 
+/** The element's own text (its text children, not its descendants'), bounded. */
 function ownText(element: Element): string {
   let text = '';
-  for (const node of Array.from(element.childNodes)) if (node.nodeType === 3) text += ` ${node.textContent ?? ''}`;
+  const children = element.childNodes;
+  for (let i = 0; i < children.length && i < 200 && text.length < PER_MOVE_LIMITS.textChars; i++) {
+    if (children[i].nodeType === 3) text += ` ${children[i].nodeValue ?? ''}`;
+  }
   return text;
 }
 
@@ -250,13 +294,13 @@ function ownText(element: Element): string {
  * 'won' / 'over' when an element under `scope` that is displayed says so in its own text ("You win!",
  * "Game over"), else null. Looks at `maxElements` elements at most.
  */
-export function endMessageIn(scope: ParentNode, maxElements = 600): Extract<GameStatus, 'won' | 'over'> | null {
-  const elements = scope.querySelectorAll('*');
-  for (let i = 0; i < elements.length && i < maxElements; i++) {
-    const text = ownText(elements[i]);
+export function endMessageIn(scope: ParentNode & Node, maxElements = 600): Extract<GameStatus, 'won' | 'over'> | null {
+  const expired = perMoveBudget(scope.ownerDocument?.defaultView);
+  for (const element of elementsUnder(scope, Math.min(maxElements, PER_MOVE_LIMITS.elements), expired)) {
+    const text = ownText(element);
     const won = WIN_TEXT.test(text);
     const over = !won && OVER_TEXT.test(text);
-    if ((won || over) && isDisplayed(elements[i])) return won ? 'won' : 'over';
+    if ((won || over) && isDisplayed(element)) return won ? 'won' : 'over';
   }
   return null;
 }
@@ -274,10 +318,10 @@ function onWinOverlay(control: Element, board: Element): boolean {
       top = node;
       break;
     }
-    if (!overlay && WIN_TEXT.test(node.textContent ?? '')) overlay = node;
+    if (!overlay && WIN_TEXT.test(boundedText(node))) overlay = node;
   }
   // An overlay drawn inside the board element (React, Vue, Svelte clones, web components).
-  if (!overlay && top === board && WIN_TEXT.test(board.textContent ?? '')) overlay = board;
+  if (!overlay && top === board && WIN_TEXT.test(boundedText(board))) overlay = board;
   if (!overlay || !top) return false;
   const boardBox = boxOf(board);
   if (!boardBox) {
@@ -298,21 +342,47 @@ function onWinOverlay(control: Element, board: Element): boolean {
 
 function controlLabel(control: Element): string {
   const value = control.tagName === 'INPUT' ? (control as HTMLInputElement).value : '';
-  return (value || control.textContent || control.getAttribute('aria-label') || '').trim().slice(0, 60);
+  return (value || boundedText(control, 200) || control.getAttribute('aria-label') || '').trim().slice(0, 60);
+}
+
+/** Inside a link (across shadow roots): a click would leave the page. */
+function inLink(control: Element): boolean {
+  for (let node: Element | null = control; node; node = parentAcrossShadow(node)) {
+    if ((node.localName === 'a' || node.localName === 'area') && node.hasAttribute('href')) return true;
+  }
+  return false;
+}
+
+/**
+ * A click would submit a form (and so may leave the page): a submit or reset button, an image or submit
+ * input, that has a form or stands inside one (across shadow roots). A `<button type="button">` never does.
+ */
+function wouldSubmit(control: Element): boolean {
+  const type = (control.getAttribute('type') ?? '').toLowerCase();
+  const submits = control.localName === 'button' ? type !== 'button' : control.localName === 'input' && (type === 'submit' || type === 'image' || type === 'reset');
+  if (!submits) return false;
+  if ((control as HTMLButtonElement).form) return true;
+  for (let node: Element | null = control; node; node = parentAcrossShadow(node)) if (node.localName === 'form') return true;
+  return false;
 }
 
 /**
  * The page's own "Keep going" of the win overlay over `board`: a displayed, enabled button-like control
  * labelled keep going / keep playing / continue, on the overlay that covers the board (onWinOverlay).
- * Never a link with an href (it would leave the page), never a control elsewhere in the document.
+ * Never a link with an href, nor anything inside one (across shadow roots), never a control that would
+ * submit a form (either could leave the page), never a control elsewhere in the document. At most
+ * PER_MOVE_LIMITS.controls controls are looked at, within its time budget.
  */
 export function findWinControl(board: Element): HTMLElement | null {
   const roots = [board.getRootNode() as Document | ShadowRoot, board.shadowRoot].filter(
     (root): root is Document | ShadowRoot => !!root && typeof root.querySelectorAll === 'function',
   );
+  const expired = perMoveBudget(board.ownerDocument.defaultView);
+  let looked = 0;
   for (const control of roots.flatMap((root) => Array.from(root.querySelectorAll(CONTROLS)))) {
-    if (control.closest('a[href]')) continue;
+    if (++looked > PER_MOVE_LIMITS.controls || ((looked & 31) === 0 && expired())) return null;
     if (!KEEP_PLAYING_LABEL.test(controlLabel(control))) continue;
+    if (inLink(control) || wouldSubmit(control)) continue;
     if ((control as HTMLButtonElement).disabled === true || control.getAttribute('aria-disabled') === 'true') continue;
     if (typeof (control as HTMLElement).click !== 'function' || !isDisplayed(control)) continue;
     if (onWinOverlay(control, board)) return control as HTMLElement;

@@ -11,7 +11,7 @@
  * `field-empty`, blank cells) complete the lattice.
  */
 import type { Grid } from '../../engine/types';
-import { cellName, checkTile, isBoardSize, isTileValue } from './common';
+import { checkTile, isBoardSize, isTileValue } from './common';
 import { BoardReadError } from './types';
 
 export type Container = Element | ShadowRoot;
@@ -99,10 +99,10 @@ function readValues(cells: readonly Element[], rows: number, cols: number): numb
     const col = i % cols;
     const value = cellValue(cell);
     if (value === null) {
-      const text = (cell.textContent ?? '').trim().slice(0, 20);
-      throw new BoardReadError(`${cellName(row, col)} shows "${text}": not a tile the autopilot knows`);
+      // Which cell, never what it says: the page's text stays out of the popup.
+      throw new BoardReadError('cellNotTile', row + 1, col + 1);
     }
-    if (row >= rows) throw new BoardReadError('More cells than the board holds');
+    if (row >= rows) throw new BoardReadError('boardChanged');
     return checkTile(value, row, col);
   });
 }
@@ -112,7 +112,7 @@ function readRows(layout: RowsLayout): Grid {
   const rows = rowEls.length;
   const perRow = rowEls.map((r) => childElements(r).filter((e) => kindKey(e) === layout.cellKey || cellValue(e) !== null));
   const cols = perRow[0]?.length ?? 0;
-  if (!isBoardSize(rows, cols) || perRow.some((r) => r.length !== cols)) throw new BoardReadError('The board rows changed shape');
+  if (!isBoardSize(rows, cols) || perRow.some((r) => r.length !== cols)) throw new BoardReadError('boardChanged');
   return { rows, cols, cells: readValues(perRow.flat(), rows, cols) };
 }
 
@@ -124,7 +124,7 @@ function readCells(layout: CellsLayout): Grid {
   const cells = cellsOf(layout.container, layout.cellKey);
   const cols = layout.cols;
   const rows = cells.length / cols;
-  if (!isBoardSize(rows, cols)) throw new BoardReadError('The board cells changed in number');
+  if (!isBoardSize(rows, cols)) throw new BoardReadError('boardChanged');
   return { rows, cols, cells: readValues(cells, rows, cols) };
 }
 
@@ -238,7 +238,7 @@ export function placedMembers(container: Element): { members: Placed[]; inline: 
 
 function readPositioned(layout: PositionedLayout): Grid {
   const { members } = placedMembers(layout.container);
-  if (members.length < 2) throw new BoardReadError('Too few tiles on the board');
+  if (members.length < 2) throw new BoardReadError('tooFewTiles');
   const xs = members.map((m) => m.x);
   const ys = members.map((m) => m.y);
   let pitchX = pitchOf(xs);
@@ -251,7 +251,7 @@ function readPositioned(layout: PositionedLayout): Grid {
   }
   pitchX ??= pitchY;
   pitchY ??= pitchX;
-  if (pitchX === null || pitchY === null) throw new BoardReadError('The tiles do not form a grid');
+  if (pitchX === null || pitchY === null) throw new BoardReadError('notAGrid');
   const size = extentOf(members[0].element, 'width');
   if (size !== null && size > 4) {
     const cellsPerPitch = Math.round(pitchX / (size * 1.12));
@@ -265,15 +265,15 @@ function readPositioned(layout: PositionedLayout): Grid {
   let rows = ay.count;
   let cols = ax.count;
   if (!extentOf(layout.container, 'width') && !extentOf(layout.container, 'height')) rows = cols = Math.max(rows, cols);
-  if (!isBoardSize(rows, cols)) throw new BoardReadError(`A board of ${rows}x${cols} is not playable (3x3 to 8x8)`);
+  if (!isBoardSize(rows, cols)) throw new BoardReadError('boardSize', rows, cols);
   const cells = new Array<number>(rows * cols).fill(0);
   for (const m of members) {
     const fx = (m.x - ax.origin) / ax.pitch;
     const fy = (m.y - ay.origin) / ay.pitch;
     const col = Math.round(fx);
     const row = Math.round(fy);
-    if (Math.abs(fx - col) > 0.15 || Math.abs(fy - row) > 0.15) throw new BoardReadError('A tile is in flight');
-    if (row < 0 || col < 0 || row >= rows || col >= cols) throw new BoardReadError('A tile lies outside the board');
+    if (Math.abs(fx - col) > 0.15 || Math.abs(fy - row) > 0.15) throw new BoardReadError('tilesMoving');
+    if (row < 0 || col < 0 || row >= rows || col >= cols) throw new BoardReadError('tileOutside');
     const value = cellValue(m.element);
     if (value === null) continue;
     const index = row * cols + col;

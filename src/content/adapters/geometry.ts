@@ -7,7 +7,7 @@
  * Checked on: tests/fixtures/pages/{react-like,vue-like,svelte-like,web-component,size3,no-game}.
  */
 import type { Direction, Grid } from '../../engine/types';
-import { DETECTION_LIMITS, OVER_TEXT, clockOf, continueByClicking, elementRect, findWinControl, isBoardSize, numberFromText, sendKeyMove, waitForBoard } from './common';
+import { DETECTION_LIMITS, OVER_TEXT, PER_MOVE_LIMITS, boundedText, clockOf, continueByClicking, elementRect, findWinControl, isBoardSize, numberFromText, perMoveBudget, sendKeyMove, waitForBoard } from './common';
 import { BoardReadError } from './types';
 import type { Adapter, AdapterContext, AdapterFactory, BoardReading, BoardRect, ContinueResult, GameStatus, SettleResult } from './types';
 import { cellValue, childElements, columnsFromBoxes, gridColumns, isDocument, isElement, isShadowRoot, isTileOrEmpty, mostCommonKey, placedMembers, readLayout, TABLE_TAGS } from './geometry-layout';
@@ -145,17 +145,23 @@ function isShown(element: Element): boolean {
 
 const WON_TEXT = /you\s*(win|won)|you reached 2048/i;
 
-/** 'won' / 'over' from a message shown over or beside the board ("You win!", "Game over"), else 'playing'. */
+/**
+ * 'won' / 'over' from a message shown over or beside the board ("You win!", "Game over"), else 'playing'.
+ * Bounded (PER_MOVE_LIMITS): the first characters of the text around the board, and at most so many
+ * elements within the time budget, however large the page around the board.
+ */
 function statusAround(layout: Layout): GameStatus {
   const root = isElement(layout.container) ? layout.container.parentElement ?? layout.container : layout.container;
-  const text = (root.textContent ?? '').slice(0, 5_000);
+  const text = boundedText(root);
   if (!OVER_TEXT.test(text) && !WON_TEXT.test(text)) return 'playing';
   // Only a message that is shown counts (pages keep a hidden one ready).
-  for (const element of Array.from(root.querySelectorAll('*'))) {
-    const own = Array.from(element.childNodes)
-      .filter((n) => n.nodeType === 3)
-      .map((n) => n.textContent ?? '')
-      .join(' ');
+  const expired = perMoveBudget(root.ownerDocument?.defaultView);
+  const walker = (root.ownerDocument ?? (root as unknown as Document)).createTreeWalker(root, 1 /* NodeFilter.SHOW_ELEMENT */);
+  for (let n = walker.nextNode(), count = 0; n && count < PER_MOVE_LIMITS.elements; n = walker.nextNode(), count++) {
+    if ((count & 63) === 63 && expired()) break;
+    const element = n as Element;
+    let own = '';
+    for (let c = element.firstChild, k = 0; c && k < 50; c = c.nextSibling, k++) if (c.nodeType === 3) own += ` ${c.nodeValue ?? ''}`;
     const over = OVER_TEXT.test(own);
     const won = WON_TEXT.test(own);
     if ((over || won) && isShown(element)) return over ? 'over' : 'won';
@@ -168,9 +174,11 @@ function scoreNear(layout: Layout): number | null {
   const doc = layout.container.ownerDocument as Document;
   if (!roots.includes(doc)) roots.push(doc);
   for (const root of roots) {
-    for (const element of Array.from(root.querySelectorAll('[class*="score" i], [id*="score" i]'))) {
-      if (/best|high/i.test(`${element.className} ${element.id}`)) continue;
-      const value = numberFromText(element.textContent);
+    const candidates = root.querySelectorAll('[class*="score" i], [id*="score" i]');
+    for (let i = 0; i < candidates.length && i < 50; i++) {
+      const element = candidates[i];
+      if (/best|high/i.test(`${String(element.className)} ${element.id}`)) continue;
+      const value = numberFromText(boundedText(element, 200));
       if (value !== null) return value;
     }
   }
@@ -195,7 +203,7 @@ export class GeometryAdapter implements Adapter {
   private currentLayout(): Layout {
     if (this.layout && this.layout.container.isConnected) return this.layout;
     const found = findBoard(this.context.document);
-    if (!found) throw new BoardReadError('The board is gone from the page');
+    if (!found) throw new BoardReadError('boardGone');
     this.layout = found.layout;
     return found.layout;
   }

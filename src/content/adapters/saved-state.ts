@@ -32,23 +32,23 @@ export function parseSavedState(json: string | null): BoardReading | null {
   try {
     data = JSON.parse(json);
   } catch {
-    throw new BoardReadError('The saved game state is not JSON');
+    throw new BoardReadError('savedStateUnreadable');
   }
-  if (!isRecord(data) || !isRecord(data.grid)) throw new BoardReadError('The saved game state has no grid');
+  if (!isRecord(data) || !isRecord(data.grid)) throw new BoardReadError('savedStateUnreadable');
   const size = data.grid.size;
   const columns = data.grid.cells;
   if (typeof size !== 'number' || !isBoardSize(size, size) || !Array.isArray(columns) || columns.length !== size) {
-    throw new BoardReadError('The saved game state has a grid of an unknown shape');
+    throw new BoardReadError('savedStateUnreadable');
   }
   const cells = new Array<number>(size * size).fill(0);
   for (let x = 0; x < size; x++) {
     const column: unknown = columns[x];
-    if (!Array.isArray(column) || column.length !== size) throw new BoardReadError(`The saved game state's column ${x + 1} is malformed`);
+    if (!Array.isArray(column) || column.length !== size) throw new BoardReadError('savedStateUnreadable');
     for (let y = 0; y < size; y++) {
       const cell: unknown = column[y];
       if (cell === null || cell === undefined) continue;
       const value = isRecord(cell) ? cell.value : undefined;
-      if (typeof value !== 'number') throw new BoardReadError(`The saved game state's cell (row ${y + 1}, col ${x + 1}) has no value`);
+      if (typeof value !== 'number') throw new BoardReadError('savedStateUnreadable');
       cells[y * size + x] = checkTile(value, y, x);
     }
   }

@@ -17,6 +17,7 @@ import type { StoreSnapshot } from '../../shared/bridge-protocol';
 import { canvasBoardRect } from './canvas';
 import { checkTile, isBoardSize, waitForBoard, waitUntil } from './common';
 import { BoardReadError } from './types';
+import { EditableFocusError, focusedEditable } from '../keys';
 import type { Adapter, AdapterContext, AdapterFactory, BoardReading, BoardRect, ContinueResult, GameStatus, PageBridge, SettleResult } from './types';
 
 type ConnectableBridge = PageBridge & { connect?: (timeoutMs?: number) => Promise<boolean> };
@@ -24,10 +25,10 @@ type ConnectableBridge = PageBridge & { connect?: (timeoutMs?: number) => Promis
 export function readingFromSnapshot(snapshot: StoreSnapshot): BoardReading {
   const rows = snapshot.board.length;
   const cols = snapshot.board[0]?.length ?? 0;
-  if (!isBoardSize(rows, cols)) throw new BoardReadError(`The game's board is ${rows}x${cols}: not playable (3x3 to 8x8)`);
+  if (!isBoardSize(rows, cols)) throw new BoardReadError('boardSize', rows, cols);
   const cells: number[] = [];
   snapshot.board.forEach((row, r) => {
-    if (row.length !== cols) throw new BoardReadError(`The game's board row ${r + 1} has ${row.length} cells, not ${cols}`);
+    if (row.length !== cols) throw new BoardReadError('boardChanged');
     row.forEach((value, c) => cells.push(checkTile(value, r, c)));
   });
   let status: GameStatus;
@@ -94,13 +95,16 @@ export class StoreAdapter implements Adapter {
   }
 
   readBoard(): BoardReading {
-    if (!this.latest) throw new BoardReadError("The game module has not published its state");
+    if (!this.latest) throw new BoardReadError('notPublished');
     return readingFromSnapshot(this.latest);
   }
 
+  /** The store's own move — never while a text field has focus, as for a key (the person is typing). */
   async sendMove(direction: Direction): Promise<void> {
+    const typing = focusedEditable(this.context.document);
+    if (typing) throw new EditableFocusError(typing);
     const bridge = this.bridge;
-    if (!bridge) throw new BoardReadError('The page script is not available');
+    if (!bridge) throw new BoardReadError('noPageScript');
     await bridge.request('store/move', { direction }, 1_000);
   }
 

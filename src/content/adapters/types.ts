@@ -4,6 +4,7 @@
  * the user which, and falls back in order of confidence.
  */
 import type { Direction, Grid } from '../../engine/types';
+import type { ReadFailure } from '../../shared/status-message';
 
 export type GameStatus = 'playing' | 'won' | 'over' | 'unknown';
 
@@ -16,9 +17,20 @@ export interface BoardReading {
   readonly note?: 'pausedPowerup' | 'pausedUnknownState';
 }
 
-/** A board that cannot be read completely is an error naming what (and which cell) went wrong. */
+/**
+ * A board that cannot be read completely: what went wrong as a code the pages word (`readFailure_<code>`)
+ * with numbers only (which cell, what size) — never the page's own text.
+ */
 export class BoardReadError extends Error {
   override name = 'BoardReadError';
+  readonly values: readonly number[];
+  constructor(
+    readonly failure: ReadFailure,
+    ...values: number[]
+  ) {
+    super(values.length > 0 ? `${failure} ${values.join(',')}` : failure);
+    this.values = values;
+  }
 }
 
 /** Where the board is drawn, in CSS pixels of the viewport (as getBoundingClientRect gives). */

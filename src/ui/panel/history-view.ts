@@ -1,9 +1,19 @@
-/** The history view: every game kept, filters, the summary per strategy with a chart, export / import. */
+/**
+ * The history view: every game kept, filters, the summary per strategy with a chart, export / import,
+ * deleting a game or all of them. It reads the log and changes it only through the background, the log's
+ * one writer (src/background/game-log-writer.ts): an import never races a game being recorded. It says
+ * what the history could not do: records that cannot be read (kept aside, exported with the JSON), games
+ * the browser's storage refused, what an import skipped, found twice, had no room for or cut short. A row
+ * that cannot be drawn is replaced by a line saying so; every other row is drawn.
+ */
 import { STRATEGY_NAMES } from '../../engine/types';
 import type { StrategyName } from '../../engine/types';
-import type { GameRecord } from '../../shared/messages';
-import { GAMES_CAP, GAMES_STORAGE_KEY, appendGame, readGames } from '../../shared/game-log';
-import { ImportError, SUMMARY_TILES, exportCsv, exportJson, filterGames, importGames, mergeGames, sitesOf, summarize } from '../../shared/game-log';
+import type { GameRecord, LogChangeReply } from '../../shared/messages';
+import { ASIDE_STORAGE_KEY, GAMES_CAP, GAMES_STORAGE_KEY, HISTORY_NOTICE_KEY, gameKey, importCandidates, readGames, readLog, readNotice } from '../../shared/game-log';
+import { SUMMARY_TILES, filterGames, sitesOf, summarize } from '../../shared/game-log';
+import type { HistoryNotice } from '../../shared/game-log';
+import { IMPORT_MAX_CHARS, ImportError, exportCsv, exportJson, importGames } from '../../shared/game-log-io';
+import { send } from '../../platform/messaging';
 import { strategyLabel } from '../status-view';
 import { historyStrategyText } from '../coach-view';
 import { byId } from '../controls';
@@ -39,22 +49,44 @@ function cell(tag: 'td' | 'th', text: string, scope?: string): HTMLTableCellElem
   return element;
 }
 
+/** What an import did, in words (one sentence per thing that happened). */
+function importSummary(reply: LogChangeReply, file: { skipped: number; truncated: number }, refusedBefore: number): string {
+  if (reply.failed) return t('importStorageFull');
+  const { skipped } = file;
+  const parts = [t('importDone', reply.added, skipped, reply.duplicates)];
+  const refused = reply.refused + refusedBefore;
+  if (refused > 0) parts.push(t('importNoRoom', refused, GAMES_CAP));
+  if (reply.evicted > 0) parts.push(t('importEvicted', reply.evicted));
+  if (reply.truncated + file.truncated > 0) parts.push(t('importTruncated', reply.truncated + file.truncated));
+  return parts.join(' ');
+}
+
+/** How long the "Delete all" button waits for its confirming second click. */
+const CONFIRM_MS = 5_000;
+
 export class HistoryView {
   private readonly ui = {
     strategy: byId<HTMLSelectElement>('filter-strategy'),
     site: byId<HTMLSelectElement>('filter-site'),
     limit: byId('history-limit'),
+    unreadable: byId('history-unreadable'),
+    notice: byId('history-notice'),
     summary: byId<HTMLTableElement>('summary'),
     games: byId<HTMLTableElement>('games-table'),
     empty: byId('games-empty'),
     exportJson: byId<HTMLButtonElement>('export-json'),
     exportCsv: byId<HTMLButtonElement>('export-csv'),
     import: byId<HTMLInputElement>('import'),
+    clear: byId<HTMLButtonElement>('clear-history'),
     ioMessage: byId('io-message'),
   };
   private games: GameRecord[] = [];
+  /** Stored records that do not validate, as they are (exported with the JSON). */
+  private aside: unknown[] = [];
+  private notice: HistoryNotice | null = null;
   private readonly chart = new ReachChart(byId('chart-reach'), 160);
   private wired = false;
+  private confirmUntil = 0;
 
   rebuildChart(): void {
     this.chart.rebuild();
@@ -63,7 +95,12 @@ export class HistoryView {
 
   async show(): Promise<void> {
     if (!this.wired) this.wire();
-    this.games = await loadGames();
+    const [local, session] = await Promise.all([
+      browser.storage.local.get([GAMES_STORAGE_KEY, ASIDE_STORAGE_KEY]),
+      browser.storage.session.get(HISTORY_NOTICE_KEY),
+    ]);
+    this.useLog(local[GAMES_STORAGE_KEY], local[ASIDE_STORAGE_KEY]);
+    this.notice = readNotice(session[HISTORY_NOTICE_KEY]);
     this.render();
   }
 
@@ -73,14 +110,34 @@ export class HistoryView {
     ui.strategy.replaceChildren(new Option(t('filterAll'), ''), ...STRATEGY_NAMES.map((name) => new Option(strategyLabel(name), name)));
     ui.strategy.addEventListener('change', () => this.render());
     ui.site.addEventListener('change', () => this.render());
-    ui.exportJson.addEventListener('click', () => download(exportJson(this.games), 'application/json', this.fileName('json')));
+    ui.exportJson.addEventListener('click', () => download(exportJson(this.games, this.aside), 'application/json', this.fileName('json')));
     ui.exportCsv.addEventListener('click', () => download(exportCsv(this.games), 'text/csv', this.fileName('csv')));
     ui.import.addEventListener('change', () => void this.importFile());
+    ui.clear.addEventListener('click', () => void this.clearClicked());
+    ui.games.tBodies[0].addEventListener('click', (event) => {
+      const button = (event.target as Element | null)?.closest<HTMLButtonElement>('button[data-key]');
+      const key = button?.dataset.key;
+      if (key) void this.change(() => send('history/delete', { key }));
+    });
     browser.storage.onChanged.addListener((changes, area) => {
-      if (area !== 'local' || !changes[GAMES_STORAGE_KEY]) return;
-      this.games = readGames(changes[GAMES_STORAGE_KEY].newValue);
+      if (area === 'local' && (changes[GAMES_STORAGE_KEY] || changes[ASIDE_STORAGE_KEY])) {
+        void browser.storage.local.get([GAMES_STORAGE_KEY, ASIDE_STORAGE_KEY]).then((local) => {
+          this.useLog(local[GAMES_STORAGE_KEY], local[ASIDE_STORAGE_KEY]);
+          if (!byId('view-history').hidden) this.render();
+        });
+        return;
+      } else if (area === 'session' && changes[HISTORY_NOTICE_KEY]) {
+        this.notice = readNotice(changes[HISTORY_NOTICE_KEY].newValue);
+      } else return;
       if (!byId('view-history').hidden) this.render();
     });
+  }
+
+  /** The stored log as the view shows it: a record that does not validate counts as unreadable. */
+  private useLog(storedGames: unknown, storedAside: unknown): void {
+    const log = readLog(storedGames, storedAside);
+    this.games = [...log.games];
+    this.aside = [...log.aside];
   }
 
   private fileName(ext: string): string {
@@ -91,18 +148,43 @@ export class HistoryView {
     const file = this.ui.import.files?.[0];
     if (!file) return;
     try {
+      // Refused before it is read: a file far larger than the history could ever hold.
+      if (file.size > IMPORT_MAX_CHARS) throw new ImportError('tooLarge');
       const result = importGames(await file.text());
-      const merged = mergeGames(await loadGames(), result.games);
-      // The same bounds as the log the background keeps (count and bytes, oldest first).
-      const kept = merged.length > 0 ? appendGame(merged.slice(0, -1), merged[merged.length - 1]) : [];
-      await browser.storage.local.set({ [GAMES_STORAGE_KEY]: kept });
-      this.games = kept;
-      this.ui.ioMessage.textContent = t('importDone', result.games.length, result.skipped);
-      this.render();
+      const candidates = importCandidates(result.games);
+      const reply = await send('history/import', { games: candidates.games });
+      this.ui.ioMessage.textContent = importSummary(reply, result, candidates.refused);
     } catch (err) {
-      this.ui.ioMessage.textContent = err instanceof ImportError ? err.message : t('importFailed', String(err));
+      this.ui.ioMessage.textContent =
+        err instanceof ImportError ? t(`importError_${err.reason}`, Math.round(IMPORT_MAX_CHARS / 1_000_000)) : t('importFailed', err instanceof Error ? err.name : 'Error');
     } finally {
       this.ui.import.value = '';
+    }
+  }
+
+  /** "Delete all": the first click asks for a second one within CONFIRM_MS. */
+  private async clearClicked(): Promise<void> {
+    const now = Date.now();
+    if (now > this.confirmUntil) {
+      this.confirmUntil = now + CONFIRM_MS;
+      this.ui.clear.textContent = t('clearConfirm', this.games.length + this.aside.length);
+      setTimeout(() => {
+        if (Date.now() >= this.confirmUntil) this.ui.clear.textContent = t('clearHistory');
+      }, CONFIRM_MS + 50);
+      return;
+    }
+    this.confirmUntil = 0;
+    this.ui.clear.textContent = t('clearHistory');
+    await this.change(() => send('history/clear', {}));
+  }
+
+  /** A deletion, through the log's one writer; the view follows the stored log. */
+  private async change(request: () => Promise<LogChangeReply>): Promise<void> {
+    try {
+      const reply = await request();
+      this.ui.ioMessage.textContent = reply.failed ? t('historyWriteFailed') : t('historyDeleted', reply.deleted);
+    } catch (err) {
+      this.ui.ioMessage.textContent = t('importFailed', err instanceof Error ? err.name : 'Error');
     }
   }
 
@@ -113,8 +195,35 @@ export class HistoryView {
     ui.site.value = sitesOf(this.games).includes(site) ? site : '';
     const shown = filterGames(this.games, { strategy: ui.strategy.value as StrategyName | '', site: ui.site.value });
     ui.limit.textContent = t('historyLimit', this.games.length, GAMES_CAP);
+    ui.unreadable.textContent = this.aside.length > 0 ? t('historyUnreadable', this.aside.length) : '';
+    ui.unreadable.hidden = this.aside.length === 0;
+    ui.notice.textContent = this.notice ? t('historyUnsaved', this.notice.unsaved) : '';
+    ui.notice.hidden = this.notice === null;
+    this.renderSummary(shown);
 
-    // Summary per strategy.
+    // The games, newest first; a row that cannot be drawn says so, the others are drawn.
+    const dateFormat = new Intl.DateTimeFormat(uiLanguage(), { dateStyle: 'short', timeStyle: 'short' });
+    ui.games.tBodies[0].replaceChildren(
+      ...[...shown].reverse().map((game) => {
+        try {
+          return this.row(game, dateFormat);
+        } catch {
+          const tr = document.createElement('tr');
+          const td = cell('td', t('historyRowUnreadable'));
+          td.colSpan = 6;
+          tr.append(td);
+          return tr;
+        }
+      }),
+    );
+    ui.empty.hidden = shown.length > 0;
+    ui.exportJson.disabled = this.games.length === 0 && this.aside.length === 0;
+    ui.exportCsv.disabled = this.games.length === 0;
+    ui.clear.disabled = this.games.length === 0 && this.aside.length === 0;
+  }
+
+  private renderSummary(shown: readonly GameRecord[]): void {
+    const { ui } = this;
     const rows = summarize(shown);
     const head = document.createElement('tr');
     head.append(cell('th', t('colStrategy'), 'col'), cell('th', t('colGames'), 'col'), cell('th', t('colMedian'), 'col'));
@@ -136,35 +245,32 @@ export class HistoryView {
       SUMMARY_TILES,
       rows.map((row) => ({ label: strategyLabel(row.strategy), rates: SUMMARY_TILES.map((tile) => row.reached[tile]) })),
     );
+  }
 
-    // The games, newest first.
-    const dateFormat = new Intl.DateTimeFormat(uiLanguage(), { dateStyle: 'short', timeStyle: 'short' });
-    ui.games.tBodies[0].replaceChildren(
-      ...[...shown].reverse().map((game) => {
-        const tr = document.createElement('tr');
-        const link = document.createElement('a');
-        link.href = `#replay/${gameId(game)}`;
-        link.textContent = t('replay');
-        link.className = 'replay-link';
-        if (!game.replay) link.removeAttribute('href');
-        link.setAttribute('aria-label', t('replayGameLabel', dateFormat.format(game.endedAt), game.score === null ? '—' : formatInt(game.score)));
-        const action = document.createElement('td');
-        if (game.replay) action.append(link);
-        tr.append(
-          cell('td', dateFormat.format(game.endedAt)),
-          cell('td', historyStrategyText(game)),
-          cell('td', game.score === null ? '—' : formatInt(game.score)),
-          cell('td', String(game.bestTile)),
-          cell('td', String(game.moves)),
-          action,
-        );
-        tr.title = `${game.site} · ${game.adapter} · ${t(`outcome_${game.outcome}`)}`;
-        if (game.coach) tr.classList.add('coached');
-        return tr;
-      }),
-    );
-    ui.empty.hidden = shown.length > 0;
-    ui.exportJson.disabled = this.games.length === 0;
-    ui.exportCsv.disabled = this.games.length === 0;
+  private row(game: GameRecord, dateFormat: Intl.DateTimeFormat): HTMLTableRowElement {
+    const tr = document.createElement('tr');
+    const ended = dateFormat.format(game.endedAt);
+    const score = game.score === null ? '—' : formatInt(game.score);
+    const action = document.createElement('td');
+    if (game.replay) {
+      const link = document.createElement('a');
+      link.href = `#replay/${gameId(game)}`;
+      link.textContent = t('replay');
+      link.className = 'replay-link';
+      link.setAttribute('aria-label', t('replayGameLabel', ended, score));
+      action.append(link, ' ');
+    }
+    const remove = document.createElement('button');
+    remove.type = 'button';
+    remove.className = 'btn-link delete-game';
+    remove.dataset.key = gameKey(game);
+    remove.textContent = '×';
+    remove.title = t('deleteGame');
+    remove.setAttribute('aria-label', t('deleteGameLabel', ended, score));
+    action.append(remove);
+    tr.append(cell('td', ended), cell('td', historyStrategyText(game)), cell('td', score), cell('td', String(game.bestTile)), cell('td', String(game.moves)), action);
+    tr.title = `${game.site} · ${game.adapter} · ${t(`outcome_${game.outcome}`)}`;
+    if (game.coach) tr.classList.add('coached');
+    return tr;
   }
 }

@@ -26,6 +26,7 @@ export class ReplayView {
     next: byId<HTMLButtonElement>('replay-next'),
     last: byId<HTMLButtonElement>('replay-last'),
     error: byId('replay-error'),
+    note: byId('replay-note'),
     grade: byId('replay-grade'),
     ticks: byId('replay-ticks'),
     legend: byId('replay-legend'),
@@ -60,6 +61,7 @@ export class ReplayView {
     const { ui } = this;
     const game = (await loadGames()).find((g) => gameId(g) === id);
     ui.error.hidden = true;
+    ui.note.hidden = true;
     this.frames = [];
     this.showMarks(null);
     if (!game?.replay) {
@@ -69,13 +71,16 @@ export class ReplayView {
     try {
       this.frames = replayFrames(game.replay);
     } catch (err) {
-      this.fail(err instanceof ReplayError ? t('replayCorrupt', err.message) : String(err));
+      this.fail(err instanceof ReplayError ? t('replayCorrupt', err.message) : t('replayCorrupt', err instanceof Error ? err.name : 'Error'));
       return;
     }
     const date = new Intl.DateTimeFormat(uiLanguage(), { dateStyle: 'medium', timeStyle: 'short' }).format(game.endedAt);
     const marks = moveMarks(game);
     this.showMarks(game.coach && marks ? { summary: game.coach, marks } : null);
     ui.title.textContent = t(game.coach ? 'replayTitleCoached' : 'replayTitle', strategyLabel(game.strategy), game.site || '—', date);
+    // A replay cut short (too long to keep whole) says where it stops.
+    ui.note.textContent = game.replay.truncated ? t('replayTruncated', game.replay.n, game.moves) : '';
+    ui.note.hidden = !game.replay.truncated;
     ui.slider.max = String(this.frames.length - 1);
     this.go(this.frames.length - 1);
     ui.slider.focus({ preventScroll: true });

@@ -7,8 +7,9 @@
  * last focused window.
  */
 import type { GameRecord } from '../../shared/messages';
-import { GAMES_STORAGE_KEY, readGames } from '../../shared/game-log';
-import { exportJson } from '../../shared/game-log';
+import { ASIDE_STORAGE_KEY, GAMES_STORAGE_KEY, HISTORY_NOTICE_KEY, readLog, readNotice } from '../../shared/game-log';
+import type { HistoryNotice } from '../../shared/game-log';
+import { exportJson } from '../../shared/game-log-io';
 import { Controls, byId, renderPairs } from '../controls';
 import { formatInt, localize, t } from '../i18n';
 import { browser, hasPanel, openPanel } from '../../platform/runtime';
@@ -21,9 +22,17 @@ const ui = {
   statsSummary: byId('stats-summary'),
   export: byId<HTMLButtonElement>('export'),
   openPanel: byId<HTMLButtonElement>('open-panel'),
+  notice: byId('history-notice'),
 };
 
 let games: GameRecord[] = [];
+/** Stored records that do not validate, exported as they are. */
+let unreadable: unknown[] = [];
+
+function renderNotice(notice: HistoryNotice | null): void {
+  ui.notice.textContent = notice ? t('historyUnsaved', notice.unsaved) : '';
+  ui.notice.hidden = notice === null;
+}
 
 function renderGames(): void {
   const stats = gameStats(games);
@@ -33,11 +42,11 @@ function renderGames(): void {
     { label: t('statBestScore'), value: stats.bestScore === null ? '—' : formatInt(stats.bestScore) },
     { label: t('statBestTile'), value: stats.bestTile > 0 ? String(stats.bestTile) : '—' },
   ]);
-  ui.export.disabled = stats.count === 0;
+  ui.export.disabled = stats.count === 0 && unreadable.length === 0;
 }
 
 function exportGames(): void {
-  const url = URL.createObjectURL(new Blob([exportJson(games)], { type: 'application/json' }));
+  const url = URL.createObjectURL(new Blob([exportJson(games, unreadable)], { type: 'application/json' }));
   const link = document.createElement('a');
   link.href = url;
   link.download = exportFileName(new Date());
@@ -73,14 +82,19 @@ async function start(): Promise<void> {
   ui.export.addEventListener('click', exportGames);
   linkHowItWorks(document);
   void showUpdateNote(byId('update-note')).catch(() => undefined);
-  const local = await browser.storage.local.get(GAMES_STORAGE_KEY);
-  games = readGames(local[GAMES_STORAGE_KEY]);
-  renderGames();
+  const useLog = (local: Record<string, unknown>): void => {
+    const log = readLog(local[GAMES_STORAGE_KEY], local[ASIDE_STORAGE_KEY]);
+    games = [...log.games];
+    unreadable = [...log.aside];
+    renderGames();
+  };
+  useLog(await browser.storage.local.get([GAMES_STORAGE_KEY, ASIDE_STORAGE_KEY]));
+  renderNotice(readNotice((await browser.storage.session.get(HISTORY_NOTICE_KEY))[HISTORY_NOTICE_KEY]));
   browser.storage.onChanged.addListener((changes, area) => {
-    if (area === 'local' && changes[GAMES_STORAGE_KEY]) {
-      games = readGames(changes[GAMES_STORAGE_KEY].newValue);
-      renderGames();
+    if (area === 'local' && (changes[GAMES_STORAGE_KEY] || changes[ASIDE_STORAGE_KEY])) {
+      void browser.storage.local.get([GAMES_STORAGE_KEY, ASIDE_STORAGE_KEY]).then(useLog, () => undefined);
     }
+    if (area === 'session' && changes[HISTORY_NOTICE_KEY]) renderNotice(readNotice(changes[HISTORY_NOTICE_KEY].newValue));
   });
   await controls.start(await resolveTabId());
 }

@@ -7,6 +7,7 @@
  *   Only meaningful once the page is idle (a move rebuilds the tiles over two animation frames).
  * - `readClassicSavedBoard`: the game's own state in localStorage (`gameState.grid.cells[x][y]`,
  *   column-major), written inside each move; null once the game is over (the game removes it).
+ * - `setClassicBoard`: put a board on the page through the game's own objects (and redraw and save it).
  * - `slideGrid`: the 2048 rule for one move, a small oracle written here so a test can check that the
  *   page moved exactly once (the board after = the slid board plus one new 2 or 4).
  */
@@ -150,4 +151,22 @@ export async function injectClassicTile(page: Page, value: number): Promise<bool
     game.actuate();
     return true;
   }, value);
+}
+
+/** Put `rows` on the classic game's board through its own objects, and redraw (and save) it. */
+export async function setClassicBoard(page: Page, rows: number[][]): Promise<void> {
+  const done = await page.evaluate((cells) => {
+    interface ClassicGame {
+      grid: { cells: unknown[][] };
+      actuate(): void;
+    }
+    const w = window as unknown as { __e2eGame?: ClassicGame; Tile?: new (pos: { x: number; y: number }, value: number) => unknown };
+    const game = w.__e2eGame;
+    const Tile = w.Tile;
+    if (!game || !Tile) return false;
+    cells.forEach((row, y) => row.forEach((value, x) => (game.grid.cells[x][y] = value > 0 ? new Tile({ x, y }, value) : null)));
+    game.actuate();
+    return true;
+  }, rows);
+  if (!done) throw new Error('the classic game object is not known yet');
 }

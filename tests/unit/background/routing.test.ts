@@ -52,13 +52,20 @@ function background() {
       statuses.push([tabId, status]);
       return Promise.resolve();
     },
-    recordGame: (record) => {
-      records.push(record);
-      return Promise.resolve();
+    gameLog: {
+      record: (record) => {
+        records.push(record);
+        return Promise.resolve(NO_CHANGE);
+      },
+      importGames: () => Promise.resolve(NO_CHANGE),
+      deleteGame: () => Promise.resolve(NO_CHANGE),
+      clear: () => Promise.resolve(NO_CHANGE),
     },
   });
   return { handlers, solved, cancelled, statuses, records };
 }
+
+const NO_CHANGE = { added: 0, duplicates: 0, evicted: 0, refused: 0, truncated: 0, deleted: 0, failed: false };
 
 describe('the solver host hears only the background', () => {
   const offscreen: Handlers<'offscreen'> = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GAMES_CAP, appendGame, readGames } from '../../../src/shared/game-log';
+import { GAMES_CAP, addGame, readGames, readLog } from '../../../src/shared/game-log';
 import { readStatus, statusKey } from '../../../src/shared/run-status-store';
 import { badgeFor, shortTile } from '../../../src/background/badge';
 import { errorStatus, injectionError, statusAfterPageEnd, stoppedGameRecord, toggleCommand } from '../../../src/background/run-status';
@@ -24,8 +24,10 @@ const RUNNING: RunStatus = {
 const IDLE: RunStatus = { ...RUNNING, state: 'idle', running: false };
 
 function record(i: number): GameRecord {
-  return { site: 's', adapter: 'a', strategy: 'greedy', score: i, bestTile: 2, moves: i, ms: 1, desyncs: 0, endedAt: i, outcome: 'over' };
+  return { site: 's', adapter: 'a', strategy: 'greedy', score: i, bestTile: 2, moves: i, ms: 1, desyncs: 0, endedAt: T0 + i, outcome: 'over' };
 }
+const T0 = 1_700_000_000_000;
+const appendGame = (stored: unknown, next: GameRecord, bounds: { cap?: number } = {}): readonly GameRecord[] => addGame(readLog(stored), next, bounds).log.games;
 
 describe('storage keys', () => {
   it('keeps a tab status under status:<tabId>', () => {
@@ -49,9 +51,9 @@ describe('page end (reload, navigation, closed tab)', () => {
   });
 
   it('records the interrupted game as stopped', () => {
-    const game = stoppedGameRecord(RUNNING, 1234);
+    const game = stoppedGameRecord(RUNNING, T0 + 1234);
     expect(GameRecordSchema.safeParse(game).success).toBe(true);
-    expect(game).toMatchObject({ outcome: 'stopped', moves: 90, bestTile: 128, score: 1_000, ms: 9_000, endedAt: 1234, adapter: 'classic' });
+    expect(game).toMatchObject({ outcome: 'stopped', moves: 90, bestTile: 128, score: 1_000, ms: 9_000, endedAt: T0 + 1234, adapter: 'classic' });
     expect(stoppedGameRecord({ ...RUNNING, moves: 0 }, 1)).toBeNull();
     expect(stoppedGameRecord(IDLE, 1)).toBeNull();
   });

@@ -9,6 +9,7 @@ import { ClassicAdapter, readClassicBoard } from '../../../src/content/adapters/
 import { GeometryAdapter, findBoard } from '../../../src/content/adapters/geometry';
 import { SavedStateAdapter, parseSavedState } from '../../../src/content/adapters/saved-state';
 import { BoardReadError } from '../../../src/content/adapters/types';
+import { PER_MOVE_LIMITS, boundedText, endMessageIn, findWinControl } from '../../../src/content/adapters/common';
 import { contextOf, domFromHtml, loadSnapshot } from './dom';
 import type { GameSnapshotName } from './dom';
 
@@ -76,7 +77,7 @@ describe('classic adapter', () => {
 
   it('names the cell of a tile value that is not a power of two', () => {
     const dom = domFromHtml(classicPage(classicTile(2, 1, 1) + classicTile(6, 3, 2)));
-    expect(() => readClassicBoard(dom.window.document)).toThrow(/cell \(row 2, col 3\).*6/);
+    expect(() => readClassicBoard(dom.window.document)).toThrow(expect.objectContaining({ failure: 'cellNotTile', values: [2, 3] }));
   });
 
   it('detects nothing on a page without classic tiles', async () => {
@@ -118,7 +119,7 @@ describe('classic adapter', () => {
     // Read as "the largest per cell", frame 1 is 8 4 . . — one move and a 4 spawned later: a board the move
     // could have made, and the wrong one.
     container.innerHTML = frame1;
-    expect(() => readClassicBoard(doc)).toThrow(/still moving out of the new tile's cell \(row 1, column 2\)/);
+    expect(() => readClassicBoard(doc)).toThrow(expect.objectContaining({ failure: 'tilesMoving' }));
     container.innerHTML = classicTile(4, 1, 1) + classicTile(4, 2, 1);
     const settled = adapter.settled(before, 2_000, 'left');
     setTimeout(() => (container.innerHTML = frame1), 5);
@@ -245,6 +246,64 @@ describe('geometry adapter', () => {
     expect(clicks).toEqual([]);
   });
 
+  it('never a control that would submit a form, nor one inside a link across shadow roots', async () => {
+    const shapes = [
+      '<form action="/elsewhere"><button class="submit">Keep going</button></form>',
+      '<form action="/elsewhere"><input class="submit" type="submit" value="Keep going"></form>',
+      '<input class="submit" type="image" alt="Keep going" value="Keep going" form="f"><form id="f" action="/x"></form>',
+    ];
+    for (const controls of shapes) {
+      const dom = domFromHtml(winPage(controls));
+      const doc = dom.window.document;
+      const clicks: string[] = [];
+      doc.addEventListener('click', (e) => clicks.push((e.composedPath()[0] as Element).className), true);
+      const adapter = new GeometryAdapter(contextOf(dom));
+      expect(await adapter.detect()).toBeGreaterThan(0);
+      expect(await adapter.continueAfterWin(), controls).toBe('no-control');
+      expect(clicks, controls).toEqual([]);
+    }
+    // The game in a shadow root whose host sits in a link: the overlay's button there is inside the link,
+    // which closest() from the button does not see (it stops at the shadow root).
+    const linked = domFromHtml(page('<a href="/elsewhere"><span class="host"></span></a>'));
+    const host = linked.window.document.querySelector('.host') as Element;
+    const row = (values: number[]): string => `<div class="row">${values.map((v) => `<div class="cell">${v || ''}</div>`).join('')}</div>`;
+    host.attachShadow({ mode: 'open' }).innerHTML = `<div class="wrap"><div class="board">${row([2048, 4, 0, 0])}${row([2, 0, 0, 0])}${row([0, 0, 0, 0])}${row([0, 0, 0, 8])}</div><div class="win"><p>You win!</p><button class="keep" type="button">Keep going</button></div></div>`;
+    const linkClicks: string[] = [];
+    linked.window.document.addEventListener('click', (e) => linkClicks.push((e.composedPath()[0] as Element).className), true);
+    const inLinkAdapter = new GeometryAdapter(contextOf(linked));
+    expect(await inLinkAdapter.detect()).toBeGreaterThan(0);
+    expect(inLinkAdapter.readBoard().status).toBe('won');
+    expect(await inLinkAdapter.continueAfterWin()).toBe('no-control');
+    expect(linkClicks).toEqual([]);
+    // A button of type button in a form submits nothing: that one may be pressed.
+    const dom = domFromHtml(winPage('<form action="/elsewhere"><button class="keep" type="button">Keep going</button></form>'));
+    const doc = dom.window.document;
+    doc.querySelector('.keep')?.addEventListener('click', () => doc.querySelector('.win')?.setAttribute('hidden', ''));
+    const adapter = new GeometryAdapter(contextOf(dom));
+    expect(await adapter.detect()).toBeGreaterThan(0);
+    expect(await adapter.continueAfterWin()).toBe('continued');
+  });
+
+  it('per-move work on a huge page stays bounded: the text read, the elements and the controls looked at', () => {
+    const filler = '<p>filler text</p>'.repeat(3_000);
+    const dom = domFromHtml(page(`<div class="scope"><p hidden>Game over!</p>${filler}<p class="end">Game over!</p></div>`));
+    const doc = dom.window.document;
+    const scope = doc.querySelector('.scope') as Element;
+    expect(boundedText(doc.body, 100)).toHaveLength(100);
+    // The shown message lies beyond the elements looked at; the hidden one before it does not count.
+    expect(endMessageIn(scope, 100_000)).toBeNull();
+    const small = domFromHtml(page(`<div class="scope"><p hidden>Game over!</p>${'<p>filler text</p>'.repeat(10)}<p class="end">Game over!</p></div>`));
+    expect(endMessageIn(small.window.document.querySelector('.scope') as Element, 100_000)).toBe('over');
+
+    // Thousands of look-alike controls beside the board: the search gives up within its budget.
+    const many = domFromHtml(winPage('<button class="keep" type="button">Keep going</button>'.repeat(5_000)));
+    const board = many.window.document.querySelector('.board') as Element;
+    const started = Date.now();
+    findWinControl(board);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(PER_MOVE_LIMITS.controls).toBeLessThan(5_000);
+  });
+
   it('presses once more when the win message comes back, and reports still-shown when it stays', async () => {
     const dom = domFromHtml(winPage('<button class="keep" type="button">Keep going</button>'));
     const doc = dom.window.document;
@@ -323,7 +382,7 @@ describe('geometry adapter', () => {
     const adapter = new GeometryAdapter(contextOf(dom));
     expect(await adapter.detect()).toBeGreaterThan(0);
     (dom.window.document.querySelectorAll('.cell')[6] as HTMLElement).textContent = '12';
-    expect(() => adapter.readBoard()).toThrow(/cell \(row 2, col 3\)/);
+    expect(() => adapter.readBoard()).toThrow(expect.objectContaining({ failure: 'cellNotTile', values: [2, 3] }));
   });
 
   it('reads game over from a message only while it is shown', async () => {

@@ -2,10 +2,10 @@
 /**
  * Detection cannot freeze a page: bounded work per container and in all, a time budget, a cap
  * on classic tiles, and canvases read only by copying (never a getContext on the page's canvas) and only
- * up to a size a board can have.
+ * up to a size a board can have; the arrow over a canvas board copies it rarely and small.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CanvasAdapter, canvases } from '../../../src/content/adapters/canvas';
+import { CanvasAdapter, canvasBoardRect, canvases } from '../../../src/content/adapters/canvas';
 import { ClassicAdapter } from '../../../src/content/adapters/classic';
 import { DETECTION_LIMITS } from '../../../src/content/adapters/common';
 import { GeometryAdapter, findBoard } from '../../../src/content/adapters/geometry';
@@ -29,6 +29,26 @@ function manyClassicTiles(count: number): string {
   const tiles: string[] = [];
   for (let i = 0; i < count; i++) tiles.push(`<div class="tile tile-2 tile-position-${(i % 4) + 1}-${((i >> 2) % 4) + 1}"><div class="tile-inner">2</div></div>`);
   return `<div class="game-container"><div class="grid-container">${'<div class="grid-row">' + '<div class="grid-cell"></div>'.repeat(4) + '</div>'}</div><div class="tile-container">${tiles.join('')}</div></div>`;
+}
+
+/** An OffscreenCanvas of our own world that tells `onDraw` what was copied, at what size; its pixels are blank. */
+function fakeOffscreen(onDraw: (source: unknown, size: [number, number]) => void): unknown {
+  return class {
+    constructor(
+      readonly width: number,
+      readonly height: number,
+    ) {}
+    getContext() {
+      const { width, height } = this;
+      return {
+        clearRect() {},
+        drawImage(source: unknown, _x: number, _y: number, w = width, h = height) {
+          onDraw(source, [w, h]);
+        },
+        getImageData: () => ({ width, height, data: new Uint8ClampedArray(width * height * 4) }),
+      };
+    }
+  };
 }
 
 afterEach(() => {
@@ -82,26 +102,34 @@ describe('canvas detection limits', () => {
     const pageGetContext = vi.fn(() => null);
     for (const canvas of Array.from(doc.querySelectorAll('canvas'))) (canvas as HTMLCanvasElement).getContext = pageGetContext as never;
     const drawn: string[] = [];
-    class FakeOffscreen {
-      constructor(
-        readonly width: number,
-        readonly height: number,
-      ) {}
-      getContext() {
-        const { width, height } = this;
-        return {
-          clearRect() {},
-          drawImage(source: HTMLCanvasElement) {
-            drawn.push(source.id);
-          },
-          getImageData: () => ({ width, height, data: new Uint8ClampedArray(width * height * 4) }),
-        };
-      }
-    }
-    vi.stubGlobal('OffscreenCanvas', FakeOffscreen);
+    vi.stubGlobal('OffscreenCanvas', fakeOffscreen((source) => drawn.push((source as HTMLCanvasElement).id)));
     expect(canvases(doc).map((c) => c.id)).toEqual(['small']);
     expect(await new CanvasAdapter(contextOf(dom)).detect()).toBe(0);
     expect(pageGetContext).not.toHaveBeenCalled();
     expect(drawn).toEqual(['small']);
+  });
+});
+
+describe('the arrow over a canvas board', () => {
+  it('copies a large canvas at most every 2 s, scaled down to 512 × 512 pixels at most', () => {
+    const dom = domFromHtml(page('<canvas id="big" width="2048" height="2048"></canvas>'));
+    const doc = dom.window.document;
+    const canvas = doc.getElementById('big') as HTMLCanvasElement;
+    canvas.getBoundingClientRect = () => ({ left: 0, top: 0, width: 500, height: 500, right: 500, bottom: 500, x: 0, y: 0, toJSON: () => ({}) }) as DOMRect;
+    const copies: [number, number][] = [];
+    vi.stubGlobal('OffscreenCanvas', fakeOffscreen((_source, size) => copies.push(size)));
+    let now = 1_000_000;
+    vi.spyOn(Date, 'now').mockImplementation(() => now);
+    for (let i = 0; i < 10; i++) {
+      canvasBoardRect(doc);
+      now += 500;
+    }
+    // Ten asks over 5 s (the arrow's every 500 ms): three copies, each at most 512 × 512.
+    expect(copies).toHaveLength(3);
+    for (const [w, h] of copies) expect(w * h).toBeLessThanOrEqual(512 * 512);
+    // A canvas that changes size is looked at again at once.
+    canvas.width = 1024;
+    canvasBoardRect(doc);
+    expect(copies).toHaveLength(4);
   });
 });

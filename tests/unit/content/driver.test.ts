@@ -383,7 +383,7 @@ describe('driver', () => {
     h.game.readBoard = () => {
       if (failures > 0) {
         failures--;
-        throw new BoardReadError('A tile is in flight');
+        throw new BoardReadError('tilesMoving');
       }
       return read();
     };
@@ -392,12 +392,13 @@ describe('driver', () => {
 
     const bad = harness();
     bad.game.readBoard = () => {
-      throw new BoardReadError('cell (row 2, col 3) shows "12": not a tile the autopilot knows');
+      throw new BoardReadError('cellNotTile', 2, 3);
     };
     const reply = await command(bad.driver, 'step', SETTINGS);
     expect(reply.ok).toBe(false);
     expect(bad.driver.getStatus().message?.code).toBe('cannotRead');
-    expect(bad.driver.getStatus().message?.params?.[1]).toMatch(/cell \(row 2, col 3\)/);
+    // The cell, in the extension's own words: a code and two numbers, nothing the page wrote.
+    expect(bad.driver.getStatus().message).toEqual({ code: 'cannotRead', params: ['fake'], detail: { failure: 'cellNotTile', values: [2, 3] } });
     expect(bad.game.keys).toEqual([]);
   });
 
@@ -444,6 +445,83 @@ describe('driver lifecycle', () => {
     const settled = h.game.keys.length;
     await new Promise((r) => setTimeout(r, 60));
     expect(h.game.keys.length).toBe(settled);
+  });
+
+  it('pause, then a new game by hand: the first game is recorded with its replay, the next is another game', async () => {
+    const h = harness({ board: big(), solverDelayMs: 5 });
+    await command(h.driver, 'solve', SETTINGS);
+    await until(() => h.driver.getStatus().moves >= 3);
+    h.driver.pauseForUser();
+    await until(() => !h.driver.isRunning && h.records.length === 1);
+    const first = h.records[0];
+    expect(first).toMatchObject({ outcome: 'stopped' });
+    expect(first.replay?.n).toBe(first.moves);
+    // The page left while paused: nothing new to record, nothing sent twice.
+    h.driver.pageHidden();
+    expect(h.records).toHaveLength(1);
+    // New Game on the page: less on the board than before.
+    h.game.board = big();
+    await command(h.driver, 'solve', SETTINGS);
+    await until(() => h.driver.getStatus().moves >= 2 && h.driver.getStatus().gameId !== first.gameId);
+    await command(h.driver, 'stop', SETTINGS);
+    const second = h.records[h.records.length - 1];
+    expect(second.gameId).not.toBe(first.gameId);
+    // The status counts the new game's moves, and so does its record.
+    expect(second.moves).toBe(h.driver.getStatus().moves);
+    expect(second.moves).toBeLessThan(first.moves + second.moves);
+    expect(h.records.filter((r) => r.gameId === first.gameId)).toHaveLength(1);
+  });
+
+  it('the extension goes away mid-game: the game is recorded, waits, and the page’s next content script sends it and plays it on as the same game', async () => {
+    let alive = true;
+    const h = harness({ board: big(), solverDelayMs: 5, alive: () => alive });
+    await command(h.driver, 'solve', SETTINGS);
+    await until(() => h.driver.getStatus().moves >= 3);
+    alive = false;
+    h.driver.dispose();
+    await until(() => !h.driver.isRunning);
+    const handover = h.driver.games.handover();
+    expect(h.records).toHaveLength(0);
+    expect(handover.games).toHaveLength(1);
+    const interrupted = handover.games[0];
+    expect(handover.resume).toEqual(interrupted);
+    expect(interrupted).toMatchObject({ outcome: 'stopped' });
+
+    const next = harness({ board: h.game.board, solverDelayMs: 5 });
+    expect(next.driver.games.adopt(handover.games, handover.resume ?? undefined, Date.now())?.gameId).toBe(interrupted.gameId);
+    await until(() => next.records.length === 1);
+    expect(next.records[0]).toEqual(interrupted);
+    await command(next.driver, 'solve', SETTINGS);
+    await until(() => next.game.keys.length >= 2);
+    await command(next.driver, 'stop', SETTINGS);
+    const last = next.records[next.records.length - 1];
+    expect(last.gameId).toBe(interrupted.gameId);
+    expect(last.moves).toBe(interrupted.moves + next.game.keys.length);
+    expect(last.replay?.n).toBe(last.moves);
+  });
+
+  it('a game stopped before the extension was updated is the same game when Solve is pressed again on the page', async () => {
+    let alive = true;
+    const h = harness({ board: big(), solverDelayMs: 5, alive: () => alive });
+    await command(h.driver, 'solve', SETTINGS);
+    await until(() => h.driver.getStatus().moves >= 3);
+    await command(h.driver, 'stop', SETTINGS);
+    const stopped = h.records[h.records.length - 1];
+    alive = false;
+    h.driver.dispose();
+    const handover = h.driver.games.handover();
+    expect(handover.games).toEqual([]);
+    expect(handover.resume).toEqual(stopped);
+    const next = harness({ board: h.game.board, solverDelayMs: 5 });
+    next.driver.games.adopt(handover.games, handover.resume ?? undefined, Date.now());
+    await command(next.driver, 'step', SETTINGS);
+    expect(next.records.at(-1)).toBeUndefined();
+    await command(next.driver, 'stop', SETTINGS);
+    await command(next.driver, 'solve', SETTINGS);
+    await until(() => next.game.keys.length >= 2);
+    await command(next.driver, 'stop', SETTINGS);
+    expect(next.records.every((r) => r.gameId === stopped.gameId)).toBe(true);
+    expect(next.records.at(-1)?.moves).toBe(stopped.moves + next.game.keys.length);
   });
 
   it('a game stopped and then played to its end is one game: every record carries its id and the last has every move', async () => {

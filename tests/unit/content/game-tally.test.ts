@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { GameTally } from '../../../src/content/game-tally';
-import { appendGame } from '../../../src/shared/game-log';
+import { GameReporter } from '../../../src/content/game-reporter';
+import { createSend } from '../../../src/shared/protocol';
+import type { Message } from '../../../src/shared/messages';
+import { addGame } from '../../../src/shared/game-log';
+import type { LogBounds } from '../../../src/shared/game-log';
 import { initialStatus } from '../../../src/shared/messages';
 import type { GameRecord } from '../../../src/shared/messages';
 import type { Grid } from '../../../src/engine/types';
@@ -68,9 +72,11 @@ describe('the game log records a game once', () => {
     moves,
     ms: 0,
     desyncs: 0,
-    endedAt: 0,
+    endedAt: 1_700_000_000_000,
     outcome,
   });
+  const appendGame = (games: readonly GameRecord[], next: GameRecord, options?: LogBounds & { fallback?: boolean }): readonly GameRecord[] =>
+    addGame({ games, aside: [] }, next, options).log.games;
 
   it('replaces an earlier record of the same game, keeps other games', () => {
     let log = appendGame([], record('g-1', 3, 'stopped'));
@@ -82,13 +88,80 @@ describe('the game log records a game once', () => {
     ]);
   });
 
-  it('leaves a known game as it is when asked to (the background’s fallback when a page went away)', () => {
-    const log = appendGame([record('g-1', 9, 'stopped')], record('g-1', 4, 'stopped'), { keepExisting: true });
+  it('a fallback guess (the background’s, when a page went away) leaves a known game with as many moves as it is', () => {
+    const log = appendGame([record('g-1', 9, 'stopped')], record('g-1', 4, 'stopped'), { fallback: true });
     expect(log).toEqual([record('g-1', 9, 'stopped')]);
-    expect(appendGame(log, record('g-3', 1, 'stopped'), { keepExisting: true })).toHaveLength(2);
+    expect(appendGame(log, record('g-3', 1, 'stopped'), { fallback: true })).toHaveLength(2);
+    // A guess with more moves (the game went on after its last record) takes its numbers.
+    expect(appendGame(log, record('g-1', 12, 'stopped'), { fallback: true })).toEqual([record('g-1', 12, 'stopped')]);
   });
 
   it('appends records without an id as before', () => {
     expect(appendGame([record(undefined, 1, 'over')], record(undefined, 1, 'over'))).toHaveLength(2);
+  });
+});
+
+describe('GameReporter: a game is sent until the background answers', () => {
+  const record = (gameId: string, moves: number): GameRecord => ({
+    gameId,
+    site: 'x.test',
+    adapter: 'fake',
+    strategy: 'expectimax',
+    score: 0,
+    bestTile: 2,
+    moves,
+    ms: 0,
+    desyncs: 0,
+    endedAt: 1_700_000_000_000,
+    outcome: 'stopped',
+  });
+  const until = async (check: () => boolean): Promise<void> => {
+    const deadline = Date.now() + 5_000;
+    while (!check()) {
+      if (Date.now() > deadline) throw new Error('timed out');
+      await new Promise((r) => setTimeout(r, 2));
+    }
+  };
+
+  it('again after failures, the newest record of a game only, and nothing more once answered', async () => {
+    let failures = 3;
+    const delivered: GameRecord[] = [];
+    const send = createSend(async (message: Message) => {
+      if (message.kind !== 'content/game-finished') return { ok: false, error: 'unexpected' };
+      if (failures-- > 0) throw new Error('Could not establish connection. Receiving end does not exist.');
+      delivered.push(message.record);
+      return { ok: true };
+    });
+    const reporter = new GameReporter(send, () => true, [1, 2, 4]);
+    reporter.report(record('g-1', 3));
+    reporter.report(record('g-1', 5));
+    reporter.report(record('g-2', 1));
+    await until(() => delivered.length === 2);
+    expect(delivered.map((r) => [r.gameId, r.moves])).toEqual([
+      ['g-1', 5],
+      ['g-2', 1],
+    ]);
+    expect(reporter.unsent()).toEqual([]);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(delivered).toHaveLength(2);
+  });
+
+  it('a refusal is an answer (not sent again); without the extension, records wait for the handover', async () => {
+    let calls = 0;
+    const refusing = createSend(async () => {
+      calls++;
+      return { ok: false, error: 'Malformed message' };
+    });
+    const reporter = new GameReporter(refusing, () => true, [1]);
+    reporter.report(record('g-1', 1));
+    await until(() => reporter.unsent().length === 0);
+    await new Promise((r) => setTimeout(r, 10));
+    expect(calls).toBe(1);
+
+    const orphan = new GameReporter(refusing, () => false, [1]);
+    orphan.report(record('g-2', 2));
+    await new Promise((r) => setTimeout(r, 10));
+    expect(orphan.unsent()).toEqual([record('g-2', 2)]);
+    expect(calls).toBe(1);
   });
 });

@@ -89,6 +89,24 @@ describe('keys', () => {
     (doc.activeElement as HTMLElement | null)?.blur();
     expect(focusedEditable(doc)).toBeNull();
   });
+
+  it('a document in design mode, and focus in a closed shadow root nobody can look into, count as typing', () => {
+    const win = freshWindow('<button id="b">x</button><x-field id="host"></x-field><button id="plain">y</button>');
+    const doc = win.document;
+    doc.designMode = 'on';
+    expect(focusedEditable(doc)).toBe('document');
+    expect(() => dispatchMoveKey(doc, 'up')).toThrow(expect.objectContaining({ tag: 'document' }));
+    doc.designMode = 'off';
+    const closed = (doc.getElementById('host') as HTMLElement).attachShadow({ mode: 'closed' });
+    closed.innerHTML = '<button id="inside">ok</button>';
+    (closed.getElementById('inside') as HTMLElement).focus();
+    // The document sees the host; what has focus inside cannot be told: no key.
+    expect(doc.activeElement?.id).toBe('host');
+    expect(focusedEditable(doc)).toBe('shadow');
+    expect(() => dispatchMoveKey(doc, 'up')).toThrow(expect.objectContaining({ tag: 'shadow' }));
+    (doc.getElementById('plain') as HTMLElement).focus();
+    expect(focusedEditable(doc)).toBeNull();
+  });
 });
 
 interface FakeGame {
@@ -235,7 +253,7 @@ describe('main-world bridge', () => {
     forge(`${body(60)}~${hmacSha256Hex(k.secret, body(60))}`);
     expect(pushes).toEqual([board]);
     expect(verifyDetail(`${body(61)}~${hmacSha256Hex(k.secret, body(61))}`, k.secret)).not.toBeNull();
-    await expect(bridge.request('no-such-thing')).rejects.toThrow(/Unknown bridge request/);
+    await expect(bridge.request('no-such-thing')).rejects.toThrow(expect.objectContaining({ status: { code: 'failed', params: ['BridgeError'] } }));
   });
 
   it('ignores requests it does not know and unknown directions', async () => {
@@ -263,11 +281,84 @@ describe('main-world bridge', () => {
     expect(bridge.connected).toBe(true);
   });
 
+  it('a page that throws at the store: the agent says only its fixed code, the bridge a status of its own', async () => {
+    const win = freshWindow('<script type="module" src="/assets/index.js"></script>');
+    const k = keys();
+    const seen = recordToContent(win, k);
+    const { store } = fakeStore();
+    const words = 'VISIT evil.example NOW ' + 'x'.repeat(10_000);
+    const hostile = { ...store, move: () => { throw new Error(words); } };
+    const bridge = createPageBridge(win, k);
+    install(win, k, { importModule: async () => ({ g: hostile }) });
+    const adapter = new StoreAdapter({ document: win.document, window: win, bridge });
+    expect(await adapter.detect()).toBeGreaterThan(0.9);
+    const failure = await adapter.sendMove('left').then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect(failure).toMatchObject({ status: { code: 'pageScriptFailed' } });
+    expect(seen.join('\n')).not.toContain('VISIT');
+    expect(JSON.stringify(failure)).not.toContain('VISIT');
+  });
+
+  it('the store adapter sends no move while a text field has focus, as the keys do', async () => {
+    const win = freshWindow('<input id="q"><script type="module" src="/assets/index.js"></script>');
+    const k = keys();
+    const { store, moves } = fakeStore();
+    const bridge = createPageBridge(win, k);
+    install(win, k, { importModule: async () => ({ g: store }) });
+    const adapter = new StoreAdapter({ document: win.document, window: win, bridge });
+    expect(await adapter.detect()).toBeGreaterThan(0.9);
+    (win.document.getElementById('q') as HTMLInputElement).focus();
+    await expect(adapter.sendMove('left')).rejects.toThrow(EditableFocusError);
+    expect(moves).toEqual([]);
+  });
+
+  it('the agent leaves on an authenticated dispose: no listener, no store subscription, no answer; a forged one is ignored', async () => {
+    const win = freshWindow('<script type="module" src="/assets/index.js"></script>');
+    const k = keys();
+    const listeners = new Set<unknown>();
+    const store = {
+      subscribe(cb: (g: unknown) => void) {
+        listeners.add(cb);
+        return () => listeners.delete(cb);
+      },
+      move() {},
+      sanitize() {},
+    };
+    const added: string[] = [];
+    const removed: string[] = [];
+    const toPage = channelName(k.channel, 'to-page');
+    const realAdd = win.EventTarget.prototype.addEventListener;
+    const realRemove = win.EventTarget.prototype.removeEventListener;
+    win.EventTarget.prototype.addEventListener = function (this: EventTarget, type: string, ...rest: unknown[]) {
+      if (type === toPage) added.push(type);
+      return Reflect.apply(realAdd, this, [type, ...rest]) as void;
+    } as typeof realAdd;
+    win.EventTarget.prototype.removeEventListener = function (this: EventTarget, type: string, ...rest: unknown[]) {
+      if (type === toPage) removed.push(type);
+      return Reflect.apply(realRemove, this, [type, ...rest]) as void;
+    } as typeof realRemove;
+    const bridge = createPageBridge(win, k);
+    install(win, k, { importModule: async () => ({ g: store }) });
+    expect(await bridge.request('store/find', undefined, 500)).toMatchObject({ found: true });
+    expect(listeners.size).toBe(1);
+    // The page learned the channel: its own dispose, without the tag, changes nothing.
+    win.dispatchEvent(new win.CustomEvent(toPage, { detail: '77:dispose:' + '0'.repeat(64) }));
+    expect(await bridge.request('hello', undefined, 500)).toEqual({ agent: 1 });
+    bridge.dispose();
+    expect(added).toHaveLength(1);
+    expect(removed).toHaveLength(1);
+    expect(listeners.size).toBe(0);
+    const again = createPageBridge(win, k);
+    expect(await again.connect(60)).toBe(false);
+  });
+
   it('times out when no agent answers', async () => {
     const win = freshWindow();
     const bridge = createPageBridge(win, keys());
     expect(await bridge.connect(30)).toBe(false);
-    await expect(bridge.request('store/find', undefined, 30)).rejects.toThrow(/did not answer/);
+    await expect(bridge.request('store/find', undefined, 30)).rejects.toThrow(expect.objectContaining({ status: { code: 'pageScriptNoAnswer' } }));
   });
 
   it('a page that patched its built-ins before the injection never sees the secret', async () => {

@@ -10,10 +10,11 @@ import {
   replayFrames,
   spawnByte,
   tileMilestones,
+  truncateReplay,
   unpackMoves,
 } from '../../../src/shared/history';
 import type { Replay } from '../../../src/shared/history';
-import { appendGame, readGames } from '../../../src/shared/game-log';
+import { addGame, boundRecord, readGames, readLog } from '../../../src/shared/game-log';
 import type { GameRecord } from '../../../src/shared/messages';
 
 const g = (cells: number[]): Grid => ({ rows: 4, cols: 4, cells });
@@ -34,8 +35,13 @@ function playGame(n: number, seed = 7): { steps: { before: Grid; move: Direction
   return { steps, final: board };
 }
 
+const T0 = 1_700_000_000_000;
+
+/** A board no move explains (its first cell 131072): the recorder keeps it whole. */
+const odd = (grid: Grid): Grid => ({ ...grid, cells: grid.cells.map((v, i) => (i === 0 ? 1 << 17 : v)) });
+
 function record(replay: Replay | undefined, endedAt = 1): GameRecord {
-  return { site: 's', adapter: 'classic', strategy: 'random', score: 10, bestTile: 64, moves: replay?.n ?? 1, ms: 5, desyncs: 0, endedAt, outcome: 'over', ...(replay ? { replay } : {}) };
+  return { site: 's', adapter: 'classic', strategy: 'random', score: 10, bestTile: 64, moves: replay?.n ?? 1, ms: 5, desyncs: 0, endedAt: T0 + endedAt, outcome: 'over', ...(replay ? { replay } : {}) };
 }
 
 describe('replay packing', () => {
@@ -153,15 +159,74 @@ describe('the stored game log', () => {
     expect(games).toEqual([good, record(undefined, 2)]);
   });
 
-  it('is bounded by a byte budget: the oldest games go first, the newest always stays', () => {
+  it('is bounded by a byte budget: the oldest games go first, only as many as overflow', () => {
     const { steps } = playGame(200);
     const recorder = new ReplayRecorder();
     steps.forEach((s) => recorder.add(s));
     const replay = recorder.finish()!;
-    const size = JSON.stringify(replay).length;
-    let log: GameRecord[] = [];
-    for (let i = 0; i < 10; i++) log = appendGame(log, record(replay, i), { cap: 300, budget: size * 4 });
-    expect(log.map((r) => r.endedAt)).toEqual([6, 7, 8, 9]);
-    expect(appendGame([], record(replay, 1), { cap: 300, budget: 10 })).toHaveLength(1);
+    const size = JSON.stringify(record(replay)).length;
+    let log = readLog([]);
+    for (let i = 0; i < 10; i++) log = addGame(log, record(replay, i), { cap: 300, budget: size * 4 }).log;
+    expect(log.games.map((r) => r.endedAt - T0)).toEqual([6, 7, 8, 9]);
+    const next = addGame(log, record(replay, 10), { cap: 300, budget: size * 4 });
+    expect(next.evicted).toBe(1);
+    expect(next.log.games.map((r) => r.endedAt - T0)).toEqual([7, 8, 9, 10]);
+  });
+
+  it('a record over the cap is kept with its replay cut short and marked, never evicting others', () => {
+    const { steps } = playGame(600);
+    const recorder = new ReplayRecorder();
+    // Every move a desync: a whole board kept per move (a flaky page).
+    steps.forEach((s) => {
+      recorder.add(s);
+      recorder.sync(odd(s.after));
+    });
+    const huge = recorder.finish()!;
+    const small = record(undefined, 1);
+    const big = { ...record(huge, 2), moves: 600 };
+    const bounded = boundRecord(big, 4_000);
+    expect(bounded.truncated).toBe(true);
+    expect(JSON.stringify(bounded.record).length).toBeLessThanOrEqual(4_000);
+    expect(bounded.record.replay?.truncated).toBe(true);
+    expect(bounded.record.moves).toBe(600);
+    // What is kept replays: the first moves of the game, as recorded.
+    expect(() => replayFrames(bounded.record.replay!)).not.toThrow();
+    const change = addGame(readLog([small]), big);
+    expect(change.evicted).toBe(0);
+    expect(change.log.games).toHaveLength(2);
+  });
+});
+
+describe('truncateReplay', () => {
+  it('cuts at the last move that fits, exactly, and replays those moves', () => {
+    const { steps } = playGame(300, 3);
+    const recorder = new ReplayRecorder();
+    steps.forEach((s, i) => {
+      recorder.add(s);
+      if (i % 5 === 0) recorder.sync(odd(s.after));
+    });
+    const replay = recorder.finish({ thinkMs: 1, pauseMs: 0, depth: null, playouts: 1 })!;
+    const full = JSON.stringify(replay).length;
+    expect(truncateReplay(replay, full)).toBe(replay);
+    for (const max of [full - 1, Math.floor(full / 2), 400, 200, 10]) {
+      const cut = truncateReplay(replay, max);
+      expect(cut.truncated).toBe(true);
+      const size = JSON.stringify(cut).length;
+      if (cut.n > 0) expect(size, `max ${max}`).toBeLessThanOrEqual(max);
+      // As many moves as fit: the cut's own size as the limit gives the same cut.
+      expect(truncateReplay(replay, size).n).toBe(cut.n);
+      expect(truncateReplay(replay, size - 1).n).toBeLessThan(Math.max(1, cut.n));
+      const frames = replayFrames(cut);
+      const whole = replayFrames(replay);
+      expect(frames.map((f) => f.board.cells)).toEqual(whole.slice(0, cut.n + 1).map((f) => f.board.cells));
+      // A cut replay is cut again the same way (idempotent within its size).
+      if (cut.n > 0) expect(truncateReplay(cut, max)).toBe(cut);
+    }
+  });
+
+  it('never throws on data that cannot be decoded', () => {
+    const broken: Replay = { v: 1, rows: 4, cols: 4, start: new Array<number>(16).fill(0), n: 5, moves: 'A', spawns: 'AAA', resyncs: { '1': new Array<number>(16).fill(2) } };
+    const cut = truncateReplay(broken, 20);
+    expect(cut).toMatchObject({ n: 0, truncated: true });
   });
 });

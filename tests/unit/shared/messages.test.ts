@@ -40,7 +40,7 @@ describe('parseMessage: good messages', () => {
         moves: 300,
         ms: 9000,
         desyncs: 1,
-        endedAt: 1,
+        endedAt: 1_700_000_000_000,
         outcome: 'over',
       },
     },

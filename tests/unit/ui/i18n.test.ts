@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { STRATEGY_NAMES } from '../../../src/engine/types';
 import { GRADES } from '../../../src/coach/grade';
 import { t, useMessages } from '../../../src/ui/i18n';
-import { STATUS_CODES, statusMessageKey } from '../../../src/shared/status-message';
+import { READ_FAILURES, STATUS_CODES, statusMessageKey } from '../../../src/shared/status-message';
 import { RUN_STATES } from '../../../src/shared/messages';
 import type { RunStatus } from '../../../src/shared/messages';
 import { siteText, stateView } from '../../../src/ui/status-view';
@@ -34,6 +34,9 @@ function usedKeys(): Set<string> {
   for (const o of ['over', 'won', 'stopped']) keys.add(`outcome_${o}`);
   // The status codes (src/shared/status-message.ts) and the games the adapters read (src/ui/status-view.ts).
   for (const code of STATUS_CODES) keys.add(statusMessageKey(code));
+  // A reading's failure (the status's detail) and why a file cannot be imported (src/ui/panel/history-view.ts).
+  for (const failure of READ_FAILURES) keys.add(`readFailure_${failure}`);
+  for (const reason of ['tooLarge', 'notJson', 'noList', 'csvColumns']) keys.add(`importError_${reason}`);
   for (const game of ['store', 'classic', 'canvas', 'other']) keys.add(`game_${game}`);
   // Coach mode's grades and their counts (src/ui/coach-view.ts).
   for (const g of GRADES) keys.add(`grade_${g}`).add(`coachCountOne_${g}`).add(`coachCountMany_${g}`);

@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import { GameLogWriter } from '../../../src/background/game-log-writer';
+import type { StorageArea } from '../../../src/background/game-log-writer';
+import { LiveGames, isNewSession } from '../../../src/background/live-games';
+import { OLD_TABLES_DATABASE, deleteOldTables } from '../../../src/background/old-data';
+import type { GameRecord, RunStatus } from '../../../src/shared/messages';
+
+const T0 = 1_700_000_000_000;
+
+/** A storage area in memory; `refuse` makes every write fail as a full storage does. */
+function area(initial: Record<string, unknown> = {}): StorageArea & { items: Record<string, unknown>; refuse: boolean; writes: number } {
+  const store = {
+    items: { ...initial },
+    refuse: false,
+    writes: 0,
+    get: (keys: string[]) => Promise.resolve(Object.fromEntries(keys.filter((k) => k in store.items).map((k) => [k, structuredClone(store.items[k])]))),
+    set: async (items: Record<string, unknown>) => {
+      await Promise.resolve();
+      if (store.refuse) throw new Error('QUOTA_BYTES quota exceeded');
+      store.writes++;
+      Object.assign(store.items, structuredClone(items));
+    },
+    remove: (keys: string[]) => {
+      for (const key of keys) delete store.items[key];
+      return Promise.resolve();
+    },
+  };
+  return store;
+}
+
+function game(i: number, extra: Partial<GameRecord> = {}): GameRecord {
+  return { gameId: `g-${i}`, site: 'a.test', adapter: 'classic', strategy: 'greedy', score: i, bestTile: 64, moves: 10 + i, ms: 5, desyncs: 0, endedAt: T0 + i, outcome: 'over', ...extra };
+}
+
+describe('the game log’s one writer', () => {
+  it('an import and a recording at the same time: both are kept', async () => {
+    const local = area({ games: [game(1)] });
+    const writer = new GameLogWriter(local, area());
+    const imported = [game(2), game(3), game(4)];
+    const [reply] = await Promise.all([writer.importGames(imported), writer.record(game(5)), writer.record(game(6))]);
+    expect(reply).toMatchObject({ added: 3, failed: false });
+    expect((local.items.games as GameRecord[]).map((g) => g.gameId)).toEqual(['g-1', 'g-2', 'g-3', 'g-4', 'g-5', 'g-6']);
+  });
+
+  it('keeps records it cannot read aside, through every write, until the history is cleared', async () => {
+    const local = area({ games: [game(1), { ...game(2), strategy: 'tables' }] });
+    const writer = new GameLogWriter(local, area());
+    await writer.record(game(3));
+    expect(local.items.gamesUnreadable).toEqual([{ ...game(2), strategy: 'tables' }]);
+    await writer.deleteGame('g-1');
+    await writer.record(game(4));
+    expect(local.items.gamesUnreadable).toHaveLength(1);
+    expect((local.items.games as GameRecord[]).map((g) => g.gameId)).toEqual(['g-3', 'g-4']);
+    expect(await writer.clear()).toMatchObject({ deleted: 3 });
+    expect(local.items).toMatchObject({ games: [], gamesUnreadable: [] });
+  });
+
+  it('a write the storage refuses changes nothing, and the notice counts the games not saved', async () => {
+    const local = area({ games: [game(1)] });
+    const session = area();
+    const writer = new GameLogWriter(local, session, () => 42);
+    local.refuse = true;
+    expect(await writer.record(game(2))).toMatchObject({ failed: true, added: 0 });
+    expect(await writer.record(game(3))).toMatchObject({ failed: true });
+    expect(await writer.importGames([game(4)])).toMatchObject({ failed: true });
+    expect(local.items.games).toEqual([game(1)]);
+    expect(session.items.historyNotice).toEqual({ unsaved: 2, since: 42 });
+    // Room made (a game deleted): the notice goes.
+    local.refuse = false;
+    await writer.deleteGame('g-1');
+    expect(session.items.historyNotice).toBeUndefined();
+  });
+});
+
+describe('games in play across an extension update', () => {
+  const playing = (gameId: string, moves: number): RunStatus => ({
+    state: 'moving',
+    running: true,
+    gameId,
+    site: 'a.test',
+    adapter: 'classic',
+    strategy: 'expectimax',
+    score: 100,
+    bestTile: 64,
+    moves,
+    movesPerSecond: 10,
+    depth: 2,
+    desyncs: 0,
+    lastMove: 'left',
+    updatedAt: T0,
+  });
+
+  it('keeps the game of a playing tab in storage.local (throttled), and forgets it when the run stops', async () => {
+    const local = area();
+    const live = new LiveGames(local, { record: () => Promise.reject(new Error('not now')) }, Promise.resolve(false));
+    await live.note(7, playing('g-a', 5), T0);
+    await live.note(7, playing('g-a', 6), T0 + 500);
+    expect(local.writes).toBe(1);
+    await live.note(7, playing('g-a', 30), T0 + 2_500);
+    expect((local.items.liveGames as Record<string, GameRecord>)['7']).toMatchObject({ gameId: 'g-a', moves: 30, outcome: 'stopped' });
+    await live.note(7, { ...playing('g-a', 31), state: 'idle', running: false }, T0 + 2_600);
+    expect(local.items.liveGames).toEqual({});
+  });
+
+  it('a new session records the games left in play as fallbacks, once', async () => {
+    const session = area();
+    expect(await isNewSession(session, T0)).toBe(true);
+    expect(await isNewSession(session, T0 + 1)).toBe(false);
+    const local = area({ liveGames: { '7': game(1, { outcome: 'stopped' }), '8': { junk: true } } });
+    const recorded: [GameRecord, unknown][] = [];
+    const live = new LiveGames(local, { record: (r, o) => (recorded.push([r, o]), Promise.resolve({ added: 1, duplicates: 0, evicted: 0, refused: 0, truncated: 0, deleted: 0, failed: false })) }, Promise.resolve(true));
+    await live.settled();
+    expect(recorded).toEqual([[game(1, { outcome: 'stopped' }), { fallback: true }]]);
+    expect(local.items.liveGames).toBeUndefined();
+  });
+
+  it('the old endgame tables’ database is deleted, and a browser without IndexedDB is no failure', async () => {
+    const asked: string[] = [];
+    const factory = {
+      deleteDatabase(name: string) {
+        asked.push(name);
+        const request = {} as IDBOpenDBRequest;
+        setTimeout(() => (request.onsuccess as (() => void) | null)?.(), 1);
+        return request;
+      },
+    };
+    await deleteOldTables(factory);
+    expect(asked).toEqual([OLD_TABLES_DATABASE]);
+    await expect(deleteOldTables(undefined)).resolves.toBeUndefined();
+  });
+});
