@@ -24,8 +24,9 @@ const LAYERS = {
 };
 
 /** Files a layer names for the bundler rather than imports: the background injects the content script's
- *  built file into a tab (`import contentScript from '../content/index.ts?script'`: its URL). */
-const INJECTED = { background: ['^src/content/index\\.ts$'] };
+ *  built file into a tab (`import contentScript from '../content/index.ts?script'`: its URL); the solver host
+ *  fetches the packaged network (`import networkUrl from '../../models/4x6.ntn?url'`). */
+const INJECTED = { background: ['^src/content/index\\.ts$'], solver: ['^models/4x6\\.ntn$'] };
 
 const layerRules = Object.entries(LAYERS).map(([layer, allowed]) => ({
   name: `${layer}-imports-only-${allowed.join('-')}`,

@@ -12,12 +12,15 @@ import type { Command, GameRecord, ReplyOf, RunStatus, TabSearchOptions } from '
 import type { Handlers, SenderInfo } from '../shared/protocol';
 import type { SearchOptions } from '../engine/types';
 import type { SolverHost } from '../solver/host';
+import type { NetworkStatus } from '../shared/network-status';
 
 export interface BackgroundDeps {
   readonly solverHost: SolverHost;
   runCommand(tabId: number, command: Command): Promise<ReplyOf<'popup/command'>>;
   saveStatus(tabId: number, status: RunStatus, sender: SenderInfo): Promise<void>;
   recordGame(record: GameRecord): Promise<void>;
+  /** Keep the solver host's report on the learned network for the pages. */
+  saveNetworkStatus(status: NetworkStatus): Promise<void>;
 }
 
 /** The tab of a content script's message (the protocol accepts those kinds only from a tab's top frame). */
@@ -64,6 +67,10 @@ export function backgroundHandlers(deps: BackgroundDeps): Handlers<'background'>
       }),
     'solver/cancel': async (request, sender) => {
       await deps.solverHost.cancel(request.requestId, tabChannel(sender));
+      return {};
+    },
+    'solver/network': async (request) => {
+      await deps.saveNetworkStatus(request.status);
       return {};
     },
   };

@@ -15,6 +15,8 @@ import { backgroundHandlers } from './routing';
 import { SETTINGS_STORAGE_KEY, normalizeSettings } from '../shared/settings';
 import { GAMES_STORAGE_KEY, appendGame } from '../shared/game-log';
 import { endedDocumentKey, readStatus, statusDocumentKey, statusKey } from '../shared/run-status-store';
+import { NETWORK_STATUS_KEY } from '../shared/network-status';
+import type { NetworkStatus } from '../shared/network-status';
 import { badgeFor } from './badge';
 import { errorStatus, injectionError, statusAfterPageEnd, stoppedGameRecord, toggleCommand } from './run-status';
 import { statusMessage } from '../shared/status-message';
@@ -26,7 +28,13 @@ import { backgroundPageSolverHost } from './page-host';
 import { injectAutopilot } from './inject';
 import { StatusThrottle } from './status-throttle';
 
-const solverHost: SolverHost = SOLVER_HOST === 'background-page' ? backgroundPageSolverHost() : offscreenSolverHost;
+/** The solver host's report on the learned network, kept for the popup and the panel (one for every tab). */
+async function saveNetworkStatus(status: NetworkStatus): Promise<void> {
+  await browser.storage.session.set({ [NETWORK_STATUS_KEY]: status });
+}
+
+const solverHost: SolverHost =
+  SOLVER_HOST === 'background-page' ? backgroundPageSolverHost((status) => void saveNetworkStatus(status).catch(() => undefined)) : offscreenSolverHost;
 
 // ---------------------------------------------------------------------------------------------------
 // Stored state
@@ -240,7 +248,7 @@ async function onPageEnd(tabId: number, end: PageEnd): Promise<void> {
 
 acceptLifelines();
 
-listen('background', backgroundHandlers({ solverHost, runCommand, saveStatus: onStatus, recordGame }));
+listen('background', backgroundHandlers({ solverHost, runCommand, saveStatus: onStatus, recordGame, saveNetworkStatus }));
 
 browser.tabs.onUpdated.addListener((tabId, changeInfo) => {
   if (changeInfo.status !== 'loading') return;

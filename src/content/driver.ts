@@ -228,6 +228,7 @@ export class Driver {
     this.setStatus({
       values: choice.values,
       depth: choice.depth,
+      evaluation: choice.evaluation,
       board: wire(reading.grid),
       bestTile: maxTile(reading.grid),
       score: reading.score ?? this.status.score,
@@ -368,7 +369,7 @@ export class Driver {
     // 3. The move on the page, until the page has drawn it.
     const move = choice.move;
     const before = reading.grid;
-    this.setStatus({ state: 'moving', values: choice.values, depth: choice.depth }, false);
+    this.setStatus({ state: 'moving', values: choice.values, depth: choice.depth, evaluation: choice.evaluation }, false);
     let after: BoardReading | null;
     try {
       after = await sendMove(adapter, before, move, {
