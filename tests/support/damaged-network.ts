@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /** The packaged network's file name in `extensionDir`'s assets (exactly one). */
-export function networkAsset(extensionDir: string): string {
+function networkAsset(extensionDir: string): string {
   const found = readdirSync(join(extensionDir, 'assets')).filter((name) => name.endsWith('.ntn'));
   if (found.length !== 1) throw new Error(`${extensionDir}/assets holds ${found.length} network files, expected 1`);
   return found[0];
