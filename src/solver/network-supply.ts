@@ -8,7 +8,7 @@
  *    Searches wait meanwhile (≤ 3 s).
  * 2. A loader worker (one more solver worker, for this alone) decodes the file once (`network-load`). It is
  *    terminated afterwards: nothing of the decoding (the file, the inflated stream, the decoded weights:
- *    ~230 MB) waits for a garbage collection in a worker that goes on searching.
+ *    ~300 MB) waits for a garbage collection in a worker that goes on searching.
  *    - Shared memory: the loader writes the weights into it; every solver worker then uses them in place
  *      (`network-attach`: the memory and a light descriptor, never the weights), each with its own
  *      transposition table in its slot of the same memory.

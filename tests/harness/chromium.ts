@@ -53,6 +53,8 @@ export interface LaunchOptions {
   readonly serviceWorkerTimeoutMs?: number;
   /** Keep Chromium's back-forward cache on (Playwright turns it off by default). */
   readonly backForwardCache?: boolean;
+  /** More command-line switches (a measuring script's DevTools port, a Blink feature). */
+  readonly extraArgs?: readonly string[];
 }
 
 export interface ExtensionBrowser {
@@ -97,7 +99,7 @@ export async function launchWithExtension(options: LaunchOptions): Promise<Exten
     context = await chromium.launchPersistentContext(profileDir, {
       executablePath,
       headless: options.headless ?? true,
-      args: chromiumArgs(options.extensionDir),
+      args: [...chromiumArgs(options.extensionDir), ...(options.extraArgs ?? [])],
       ...(options.backForwardCache ? { ignoreDefaultArgs: ['--disable-back-forward-cache'] } : {}),
       viewport: { width: 900, height: 900 },
     });
