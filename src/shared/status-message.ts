@@ -34,6 +34,7 @@ export const STATUS_CODES = [
   // The solver host's learned network, when it is not in use.
   'networkNoMemory',
   'networkLoadFailed', // $1: the failure
+  'networkWorkerFailed',
   // The background.
   'stoppedReloaded',
   'stoppedLeft',

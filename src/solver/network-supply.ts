@@ -190,9 +190,9 @@ export class NetworkSupply {
     this.changed();
   }
 
-  /** A worker died while it set the network up. */
+  /** A worker died, or stalled, while it set the network up. */
   crashed(): void {
-    this.fail(statusMessage('networkLoadFailed', 'a solver worker crashed while loading the network'));
+    this.fail(statusMessage('networkWorkerFailed'));
   }
 
   private progress(fraction: number): void {

@@ -25,6 +25,7 @@ import type { Direction, Grid, MoveChoice, SearchOptions, StrategyName } from '.
 import { parseWorkerResponse } from './protocol';
 import type { WorkerRequest, WorkerResponse } from './protocol';
 import { NetworkSupply } from './network-supply';
+import { networkFailure } from './network-loader';
 import type { PoolNetworkConfig } from './network-supply';
 import { statusMessage } from '../shared/status-message';
 import type { StatusMessage } from '../shared/status-message';
@@ -342,7 +343,7 @@ export class SolverPool {
     const worker = this.config.createWorker();
     const timer = setTimeout(() => {
       this.endLoader(null);
-      network.fail(statusMessage('networkLoadFailed', 'the network took too long to load'));
+      network.crashed();
     }, network.setupLimitMs);
     const loader = { worker, id, timer, done: false };
     this.loader = loader;
@@ -368,12 +369,13 @@ export class SolverPool {
     };
     const { request, transfer } = next;
     try {
+      // With a shared memory the file moves to the loader (nothing of it stays here).
       worker.postMessage(request, transfer && request.type === 'network-load' ? [request.file.buffer] : []);
-    } catch {
+    } catch (err) {
       // The shared memory cannot go to a worker (its context is not cross-origin isolated): one copy per worker.
       this.endLoader(null);
       if (network.shared) network.unshareable();
-      else network.fail(statusMessage('networkLoadFailed', 'the network file could not be sent to a solver worker'));
+      else network.fail(networkFailure(err));
       this.pump();
     }
   }
