@@ -25,8 +25,13 @@ const LAYERS = {
 
 /** Files a layer names for the bundler rather than imports: the background injects the content script's
  *  built file into a tab (`import contentScript from '../content/index.ts?script'`: its URL); the documents
- *  page shows the project's own texts (`import changelog from '../../../CHANGELOG.md?raw'`: their words). */
-const INJECTED = { background: ['^src/content/index\\.ts$'], ui: ['^(CHANGELOG\\.md|PRIVACY\\.md|LICENSE)$'] };
+ *  page shows the project's own texts (`import changelog from '../../../CHANGELOG.md?raw'`: their words); the
+ *  solver host fetches the packaged network (`import networkUrl from '../../models/4x6.ntn?url'`). */
+const INJECTED = {
+  background: ['^src/content/index\\.ts$'],
+  ui: ['^(CHANGELOG\\.md|PRIVACY\\.md|LICENSE)$'],
+  solver: ['^models/4x6\\.ntn$'],
+};
 
 const layerRules = Object.entries(LAYERS).map(([layer, allowed]) => ({
   name: `${layer}-imports-only-${allowed.join('-')}`,

@@ -8,6 +8,8 @@
  *   (src/background/inject.ts).
  * - The offscreen document is not named in the manifest: it is an extra build input. Its solver workers
  *   are ES-module workers (`new Worker(new URL(...), {type: 'module'})`).
+ * - The learned network (models/4x6.ntn) is an asset the solver host imports with `?url`; the build fails
+ *   when the file is missing (build/packaged-network.ts).
  * - `vite build --mode firefox` builds the Firefox variant into dist-firefox/ from the manifest that
  *   build/firefox-manifest.ts derives (an event page instead of the service worker, a gecko id, no
  *   offscreen permission); crxjs's `browser: 'firefox'` emits the background loader for it. The
@@ -17,6 +19,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import type { Plugin } from 'vite';
 import { crx } from '@crxjs/vite-plugin';
@@ -25,6 +28,7 @@ import manifest from './manifest.json';
 import { version } from './package.json';
 import { firefoxManifest } from './build/firefox-manifest';
 import { noStringEvaluation } from './build/vite-no-eval';
+import { packagedNetwork } from './build/packaged-network';
 
 /**
  * `vite build --mode e2e` / `--mode e2e-firefox` (npm run build:e2e) write dist-e2e/ and dist-e2e-firefox/:
@@ -112,6 +116,7 @@ export default defineConfig(({ mode }) => {
   return {
     plugins: [
       noStringEvaluation(),
+      packagedNetwork(fileURLToPath(new URL('.', import.meta.url))),
       crx({
         manifest: target.manifest as ManifestV3Export,
         browser: target.browser,

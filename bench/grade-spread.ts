@@ -4,16 +4,29 @@
  * position searched by the strategy at the extension's default budget (100 ms, 100 playouts). The coach's
  * thresholds were set on expectimax's quantiles and the per-strategy scales from the 90th percentiles.
  *
- *   npx tsx bench/grade-spread.ts [--strategy expectimax|greedy|montecarlo|minimax]
+ *   npx tsx bench/grade-spread.ts [--strategy expectimax|network|greedy|montecarlo|minimax] [--network FILE]
+ *
+ * With `--network FILE` (models/4x6.ntn: the network the extension ships) the WebAssembly core searches and the
+ * strategies that use the learned network value with it (expectimax's leaves, the network strategy), as the
+ * extension does once it has loaded it; without, expectimax values with the heuristic.
  */
 import { playGame } from '../src/cli/game';
 import { getStrategy, legalMoves } from '../src/engine/index';
 import type { Grid } from '../src/engine/index';
 import { parseCommandLine } from '../src/cli/args';
 import { bestOf, relativeLoss } from '../src/coach/grade';
+import { useNetwork } from '../src/cli/network';
+import { useEngine } from '../src/cli/engine';
 
 async function main(): Promise<void> {
-  const name = parseCommandLine(process.argv.slice(2), { strategy: { type: 'string' } }).strategy();
+  const args = parseCommandLine(process.argv.slice(2), { strategy: { type: 'string' }, network: { type: 'string' } });
+  const name = args.strategy();
+  const networkFile = args.string('network');
+  if (networkFile !== undefined) {
+    // The network evaluates on the WebAssembly core (expectimax on the TypeScript engine keeps the heuristic).
+    await useEngine('wasm');
+    useNetwork(networkFile);
+  }
   const positions: Grid[] = [];
   await playGame(0, 7, { strategy: 'expectimax', options: { depth: 2 }, target: 2048 }, {
     onState: (state) => {

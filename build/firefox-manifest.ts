@@ -10,7 +10,10 @@
  *   `sidebar_action.default_panel` (the same page; its title and icon are the action's);
  * - browser_specific_settings.gecko: the add-on id, the oldest Firefox it was tested on, and the data
  *   collection declaration every new Firefox add-on carries (this one collects nothing);
- * - minimum_chrome_version is Chrome's own key: dropped.
+ * - minimum_chrome_version is Chrome's own key: dropped; so are cross_origin_embedder_policy and
+ *   cross_origin_opener_policy, which make Chrome's extension pages cross-origin isolated: Firefox does not
+ *   isolate an add-on's pages with them (its event page reports crossOriginIsolated false either way, checked
+ *   with firefox-esr 153), so its solver workers keep one copy of the network each.
  */
 
 /** The add-on's id on addons.mozilla.org and in about:debugging (also the key of its storage). */
@@ -55,7 +58,13 @@ export function firefoxManifest(chrome: ManifestLike): FirefoxManifest {
   if (chrome.manifest_version !== 3) throw new Error(`firefoxManifest: expected a Manifest V3, got version ${chrome.manifest_version}`);
   const worker = chrome.background?.service_worker;
   if (!worker) throw new Error('firefoxManifest: the manifest has no background.service_worker to turn into an event page');
-  const { minimum_chrome_version: _chromeOnly, side_panel: sidePanel, ...rest } = chrome;
+  const {
+    minimum_chrome_version: _chromeOnly,
+    cross_origin_embedder_policy: _embedder,
+    cross_origin_opener_policy: _opener,
+    side_panel: sidePanel,
+    ...rest
+  } = chrome;
   const panel = sidePanel?.default_path;
   return {
     ...rest,

@@ -31,9 +31,10 @@ mkdirSync(RELEASE, { recursive: true });
 for (const { dir, browser } of BUILDS) {
   const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
   const files = listFiles(dir).filter((file) => !file.endsWith('.map') && !file.startsWith('.vite/'));
-  const entries = Object.fromEntries(files.map((file) => [file, [readFileSync(join(dir, file)), { mtime }]]));
+  // The network file is zlib-compressed already: stored as it is (deflating it again gains nothing and takes long).
+  const entries = Object.fromEntries(files.map((file) => [file, [readFileSync(join(dir, file)), { mtime, ...(file.endsWith('.ntn') ? { level: 0 } : {}) }]]));
   const zipped = zipSync(entries, { level: 9 });
   const out = join(RELEASE, `2048-autopilot-${manifest.version}-${browser}.zip`);
   writeFileSync(out, zipped);
-  console.log(`${relative(ROOT, out)}: ${files.length} files, ${(zipped.length / 1024).toFixed(1)} KiB`);
+  console.log(`${relative(ROOT, out)}: ${files.length} files, ${(zipped.length / 1024).toFixed(1)} KiB (${(zipped.length / 2 ** 20).toFixed(1)} MiB)`);
 }

@@ -14,6 +14,7 @@ import type { Handlers, SenderInfo } from '../shared/protocol';
 import type { SearchOptions } from '../engine/types';
 import type { SolverHost } from '../solver/host';
 import type { GameLogWriter } from './game-log-writer';
+import type { NetworkStatus } from '../shared/network-status';
 
 export interface BackgroundDeps {
   readonly solverHost: SolverHost;
@@ -21,6 +22,8 @@ export interface BackgroundDeps {
   saveStatus(tabId: number, status: RunStatus, sender: SenderInfo): Promise<void>;
   /** The one writer of the game log (recordings from tabs, the panel's import, deletion, clearing). */
   readonly gameLog: Pick<GameLogWriter, 'record' | 'importGames' | 'deleteGame' | 'clear'>;
+  /** Keep the solver host's report on the learned network for the pages. */
+  saveNetworkStatus(status: NetworkStatus): Promise<void>;
 }
 
 /** The tab of a content script's message (the protocol accepts those kinds only from a tab's top frame). */
@@ -72,6 +75,10 @@ export function backgroundHandlers(deps: BackgroundDeps): Handlers<'background'>
       }),
     'solver/cancel': async (request, sender) => {
       await deps.solverHost.cancel(request.requestId, tabChannel(sender));
+      return {};
+    },
+    'solver/network': async (request) => {
+      await deps.saveNetworkStatus(request.status);
       return {};
     },
   };

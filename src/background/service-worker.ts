@@ -17,6 +17,8 @@ import { GameLogWriter } from './game-log-writer';
 import { LiveGames, isNewSession } from './live-games';
 import { deleteOldTables } from './old-data';
 import { endedDocumentKey, readStatus, statusDocumentKey, statusKey } from '../shared/run-status-store';
+import { NETWORK_STATUS_KEY } from '../shared/network-status';
+import type { NetworkStatus } from '../shared/network-status';
 import { badgeFor } from './badge';
 import { errorStatus, injectionError, statusAfterPageEnd, stoppedGameRecord, toggleCommand } from './run-status';
 import { statusMessage } from '../shared/status-message';
@@ -29,7 +31,13 @@ import { injectAutopilot } from './inject';
 import { StatusThrottle } from './status-throttle';
 import { listenForInstalls } from './onboarding';
 
-const solverHost: SolverHost = SOLVER_HOST === 'background-page' ? backgroundPageSolverHost() : offscreenSolverHost;
+/** The solver host's report on the learned network, kept for the popup and the panel (one for every tab). */
+async function saveNetworkStatus(status: NetworkStatus): Promise<void> {
+  await browser.storage.session.set({ [NETWORK_STATUS_KEY]: status });
+}
+
+const solverHost: SolverHost =
+  SOLVER_HOST === 'background-page' ? backgroundPageSolverHost((status) => void saveNetworkStatus(status).catch(() => undefined)) : offscreenSolverHost;
 
 // ---------------------------------------------------------------------------------------------------
 // Stored state
@@ -240,7 +248,7 @@ async function onPageEnd(tabId: number, end: PageEnd): Promise<void> {
 acceptLifelines();
 listenForInstalls();
 
-listen('background', backgroundHandlers({ solverHost, runCommand, saveStatus: onStatus, gameLog }));
+listen('background', backgroundHandlers({ solverHost, runCommand, saveStatus: onStatus, gameLog, saveNetworkStatus }));
 
 browser.tabs.onUpdated.addListener((tabId, changeInfo) => {
   if (changeInfo.status !== 'loading') return;

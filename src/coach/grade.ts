@@ -26,11 +26,19 @@
  * priority do not evaluate positions (their "values" are a pick and a fixed order): their moves are not
  * graded — the coach still shows their suggestion.
  *
+ * Values from the learned network spread wider: a move's value is its score plus the network's estimate of
+ * all the score still to come, and a move that breaks the board's order loses a good part of that. The same
+ * script with the network the extension ships (`npx tsx bench/grade-spread.ts --strategy expectimax --network
+ * models/4x6.ntn`, every 15th position of the seeded game to 2048, 221 non-best moves): expectimax median
+ * 0.70 %, 75th 23 %, 90th 32 %, 95th 42 % (scale 3); the network strategy (one look ahead) median 2.7 %, 75th
+ * 55 %, 90th 78 %, 95th 83 % (scale 8). A choice says what valued it (`evaluation`), and grades use its scale;
+ * the network strategy without a network plays greedy's one look ahead on the heuristic (scale 1).
+ *
  * Accuracy of one move = 100 × (1 − min(1, loss / blunder threshold)): 100 for the best move, 0 for a
  * blunder; the accuracy of a game is the mean over its graded moves.
  */
 import { DIRECTIONS } from '../engine/types';
-import type { Direction, MoveValues, StrategyName } from '../engine/types';
+import type { Direction, Evaluation, MoveValues, StrategyName } from '../engine/types';
 
 export const GRADES = ['best', 'good', 'inaccuracy', 'mistake', 'blunder'] as const;
 export type Grade = (typeof GRADES)[number];
@@ -39,7 +47,13 @@ export type Grade = (typeof GRADES)[number];
 export const GRADE_THRESHOLDS = { good: 0.005, inaccuracy: 0.03, mistake: 0.1 } as const;
 
 /** How far each strategy's relative losses spread compared with the thresholds' scale; absent = not graded. */
-export const GRADE_SCALE: Partial<Record<StrategyName, number>> = { expectimax: 1, greedy: 1, montecarlo: 3, minimax: 8 };
+export const GRADE_SCALE: Partial<Record<StrategyName, number>> = { expectimax: 1, network: 1, greedy: 1, montecarlo: 3, minimax: 8 };
+/** The same for values the learned network gave (a choice's `evaluation` says so). */
+export const NETWORK_GRADE_SCALE: Partial<Record<StrategyName, number>> = { expectimax: 3, network: 8 };
+
+function gradeScale(strategy: StrategyName, evaluation: Evaluation | undefined): number | undefined {
+  return evaluation === 'network' ? NETWORK_GRADE_SCALE[strategy] : GRADE_SCALE[strategy];
+}
 
 /** Values closer than this (relative) are a tie: the played move then counts as the best. */
 const TIE = 1e-9;
@@ -96,12 +110,13 @@ function accuracyOfLoss(loss: number, scale = 1): number {
 }
 
 /**
- * Grade `move` played in a position whose search gave `values`. Null when it cannot be graded: the
- * strategy does not evaluate positions, or the search has no value for the move played (the move was
- * illegal there, i.e. the board the search saw is not the one the person moved from).
+ * Grade `move` played in a position whose search gave `values` (valued by `evaluation`: the learned network
+ * or the heuristic). Null when it cannot be graded: the strategy does not evaluate positions, or the search
+ * has no value for the move played (the move was illegal there, i.e. the board the search saw is not the one
+ * the person moved from).
  */
-export function gradeMove(strategy: StrategyName, values: MoveValues, move: Direction): MoveGrade | null {
-  const scale = GRADE_SCALE[strategy];
+export function gradeMove(strategy: StrategyName, values: MoveValues, move: Direction, evaluation?: Evaluation): MoveGrade | null {
+  const scale = gradeScale(strategy, evaluation);
   if (scale === undefined) return null;
   const played = values[move];
   if (played === undefined || !Number.isFinite(played)) return null;

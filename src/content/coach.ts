@@ -14,7 +14,7 @@
  * by a timer, a change from elsewhere). Only reading the page — never writing to it except the overlay.
  */
 import { legalMoves, maxTile, sameGrid } from '../engine/index';
-import type { Direction, Grid, MoveChoice, SearchOptions } from '../engine/types';
+import type { Direction, Evaluation, Grid, MoveChoice, SearchOptions } from '../engine/types';
 import { GradeTally, gradeMove, isGradable } from '../coach/grade';
 import type { MoveGrade } from '../coach/grade';
 import { MoveTracker, gridKey, looksLikeNewGame } from '../coach/tracker';
@@ -217,7 +217,7 @@ export class Coach {
   }
 
   private grade(choice: MoveChoice, move: Direction, slot: number): void {
-    const grade = gradeMove(choice.strategy, choice.values, move);
+    const grade = gradeMove(choice.strategy, choice.values, move, choice.evaluation);
     this.tally.settle(slot, grade);
     if (grade) this.last = grade;
   }
@@ -273,7 +273,7 @@ export class Coach {
           this.awaiting = null;
           this.recordIfOver();
         }
-        this.afterSearch(answer.note);
+        this.afterSearch(answer.note, answer.choice.evaluation);
       },
       (err: unknown) => {
         if (this.searching === key) this.searching = null;
@@ -292,13 +292,13 @@ export class Coach {
   }
 
   /** A search ended: show the suggestion if it is for the board shown now, else evaluate that board. */
-  private afterSearch(note?: StatusMessage): void {
+  /** A search answered: show what it suggests, and say what valued it (the pages' evaluation line). */
+  private afterSearch(note?: StatusMessage, evaluation?: Evaluation): void {
     const anchor = this.tracker.anchor;
     if (!anchor) return;
     const reading = this.lastReading ?? { grid: anchor, score: null, status: 'playing' as const };
     this.evaluate(anchor, sameGrid(reading.grid, anchor) ? reading : { ...reading, grid: anchor });
-    if (note) this.publish({ note });
-    else this.publish();
+    this.publish({ ...(note ? { note } : {}), evaluation });
   }
 
   private remember(key: string, choice: MoveChoice): void {

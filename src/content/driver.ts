@@ -195,7 +195,8 @@ export class Driver {
     this.setStatus({
       values: choice.values,
       depth: choice.depth,
-      board: wireGrid(reading.grid),
+        evaluation: choice.evaluation,
+        board: wireGrid(reading.grid),
       bestTile: maxTile(reading.grid),
       score: reading.score ?? this.status.score,
       adapter: adapter.name,
@@ -332,7 +333,7 @@ export class Driver {
     // 3. The move on the page, until the page has drawn it.
     const move = choice.move;
     const before = reading.grid;
-    this.setStatus({ state: 'moving', values: choice.values, depth: choice.depth }, false);
+    this.setStatus({ state: 'moving', values: choice.values, depth: choice.depth, evaluation: choice.evaluation }, false);
     let after: BoardReading | null;
     try {
       after = await sendMove(adapter, before, move, {

@@ -27,11 +27,20 @@ function engineOf(parts: readonly MoveChoice[]): Pick<MoveChoice, 'engine'> {
   return { engine: engines.length === parts.length && engines.every((e) => e === 'wasm') ? 'wasm' : 'ts' };
 }
 
+/** What valued the parts' positions: the network only when every part says so (the parts of one search are
+ *  valued one way; a part that says heuristic makes it the heuristic). */
+function evaluationOf(parts: readonly MoveChoice[]): Pick<MoveChoice, 'evaluation'> {
+  const evaluations = parts.map((p) => p.evaluation).filter((e) => e !== undefined);
+  if (evaluations.length === 0) return {};
+  return { evaluation: evaluations.length === parts.length && evaluations.every((e) => e === 'network') ? 'network' : 'heuristic' };
+}
+
 /**
  * One MoveChoice from several: each move's value from the part(s) that searched it (Monte-Carlo means
  * weighted by `samples`), depth the shallowest part's, nodes summed, ms the longest part's, and the
  * engine that searched (`wasm` only when every part ran on the WebAssembly core, `ts` when one did not),
- * and `extended` when a part took extra time (SearchOptions.extraMs).
+ * the evaluation (`network` only when every part valued with it), and `extended` when a part took extra
+ * time (SearchOptions.extraMs).
  */
 export function mergeChoices(parts: readonly MoveChoice[]): MoveChoice {
   if (parts.length === 0) throw new RangeError('mergeChoices: no parts to merge');
@@ -69,6 +78,7 @@ export function mergeChoices(parts: readonly MoveChoice[]): MoveChoice {
     ...(valuesByDepth ? { valuesByDepth } : {}),
     ...(samples !== undefined ? { samples } : {}),
     ...engineOf(parts),
+    ...evaluationOf(parts),
     ...(parts.some((p) => p.extended) ? { extended: true } : {}),
   };
 }

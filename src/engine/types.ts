@@ -131,6 +131,8 @@ export interface StrategyDescriptor {
   readonly description: string;
   readonly takes: readonly SearchKnob[];
   readonly split: SearchSplit;
+  /** The strategy evaluates with the learned network where one is loaded (a host loads it before its first search). */
+  readonly usesNetwork?: boolean;
 }
 
 export interface Strategy extends StrategyDescriptor {

@@ -1,17 +1,19 @@
 /**
  * The offscreen document: Chrome's solver host. It holds the worker pool and answers the background's
  * `offscreen/solve` and `offscreen/cancel`. It closes itself after a minute without requests; the background
- * creates it again on the next request (src/background/offscreen-host.ts).
+ * creates it again on the next request (src/background/offscreen-host.ts). The manifest's COOP/COEP keys make
+ * it cross-origin isolated: its workers share one copy of the learned network (src/solver/worker-pool.ts),
+ * whose state it reports to the background (`solver/network`), the only extension API it has being runtime.
  */
 import type { Grid, MoveChoice } from '../engine/index';
 import { statusMessage } from '../shared/status-message';
 import type { StatusMessage } from '../shared/status-message';
-import { listen } from '../platform/messaging';
+import { listen, send } from '../platform/messaging';
 import { createWorkerPool } from '../solver/worker-pool';
 
 const OFFSCREEN_IDLE_CLOSE_MS = 60_000;
 
-const pool = createWorkerPool();
+const pool = createWorkerPool((status) => void send('solver/network', { status }).catch(() => undefined));
 
 let idleTimer: ReturnType<typeof setTimeout> | null = null;
 

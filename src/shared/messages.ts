@@ -5,6 +5,7 @@
  *   content ──► background ──► solver host            solver requests (Chrome: the offscreen document)
  *   content ──► background                             status, finished games
  *   panel ──► background                               the game log's import, deletion, clearing (one writer)
+ *   offscreen ──► background                           the learned network's state (loading, in use, failed)
  *
  * This file holds the schemas: `PROTOCOL` maps every message kind to the schema of its request, the schema
  * of its reply, the context that accepts it and the sender it must come from; the types below are inferred
@@ -15,13 +16,14 @@
  * untrusted page code.
  */
 import { z } from 'zod';
-import { DIRECTIONS, STRATEGY_NAMES } from '../engine/types';
+import { DIRECTIONS, EVALUATIONS, STRATEGY_NAMES } from '../engine/types';
 import type { Grid, MoveChoice, SearchOptions } from '../engine/types';
 import { BOARD_LIMITS, SEARCH_LIMITS } from '../engine/limits';
 import { SettingsSchema } from './settings';
 import { HISTORY_CAP, ReplaySchema } from './history';
 import { CoachStatusSchema, CoachSummarySchema } from './coach';
 import { StatusMessageSchema } from './status-message';
+import { NetworkStatusSchema } from './network-status';
 
 const DirectionSchema = z.enum(DIRECTIONS);
 export const StrategyNameSchema = z.enum(STRATEGY_NAMES);
@@ -76,6 +78,7 @@ export const MoveChoiceSchema: z.ZodType<MoveChoice> = z.object({
   valuesByDepth: z.array(MoveValuesSchema).optional(),
   samples: z.number().optional(),
   engine: z.enum(['wasm', 'ts']).optional(),
+  evaluation: z.enum(EVALUATIONS).optional(),
   table: z.boolean().optional(),
 });
 
@@ -119,6 +122,8 @@ export const RunStatusSchema = z.object({
   board: GridSchema.optional(),
   /** The last solver note (e.g. a worker failed and the move came from a fallback), shown by the popup. */
   note: StatusMessageSchema.optional(),
+  /** What valued the last search's positions (the learned network or the heuristic), where the strategy says. */
+  evaluation: z.enum(EVALUATIONS).optional(),
   /** How long the last move's search took (ms), for the panel's live charts. */
   thinkMs: z.number().min(0).optional(),
   /**
@@ -273,6 +278,7 @@ export const PROTOCOL = {
   'solver/cancel': { to: 'background', from: 'content-script', request: z.object({ requestId }), reply: Done },
   'offscreen/solve': { to: 'offscreen', from: 'background', request: solveRequest.extend({ channel }), reply: SolveReplySchema },
   'offscreen/cancel': { to: 'offscreen', from: 'background', request: z.object({ requestId, channel }), reply: Done },
+  'solver/network': { to: 'background', from: 'extension-page', request: z.object({ status: NetworkStatusSchema }), reply: Done },
 } as const satisfies Record<string, Route>;
 
 type Protocol = typeof PROTOCOL;

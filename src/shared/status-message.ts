@@ -35,6 +35,10 @@ export const STATUS_CODES = [
   'partsFailedPlayouts', // $1: failed parts, $2: all parts, $3: why, $4: the playouts that survived
   'solverFallback', // $1: why, $2: the fallback strategy
   'wasmUnavailable',
+  // The solver host's learned network, when it is not in use.
+  'networkNoMemory',
+  'networkLoadFailed', // $1: the failure
+  'networkWorkerFailed',
   // The background.
   'stoppedReloaded',
   'stoppedLeft',

@@ -8,6 +8,9 @@
  *   `mergeChoices` weights the parts by their `samples`.
  * - `single`: one worker (the strategy is instant).
  *
+ * With a network supply (./network-supply.ts), the first search that values positions with the learned network
+ * loads it, and each worker gets it before its first search; searches wait while it loads.
+ *
  * A newer request on the same channel (one channel per tab) cancels the older one; so does `cancel`.
  * A worker that crashes (`onerror`) or overruns its budget by a wide margin is terminated and replaced;
  * the move then comes from the parts that did complete, or, when none did, from a cheap fallback
@@ -20,13 +23,16 @@ import { describeStrategy } from '../engine/strategies/index';
 import { DEFAULT_PLAYOUTS } from '../engine/strategies/montecarlo';
 import type { Direction, Grid, MoveChoice, SearchOptions, StrategyName } from '../engine/types';
 import { parseWorkerResponse } from './protocol';
-import type { WorkerRequest } from './protocol';
+import type { WorkerRequest, WorkerResponse } from './protocol';
+import { NetworkSupply } from './network-supply';
+import { networkFailure } from './network-loader';
+import type { PoolNetworkConfig } from './network-supply';
 import { statusMessage } from '../shared/status-message';
 import type { StatusMessage } from '../shared/status-message';
 
 /** The part of a Web Worker the pool uses (a real `Worker` fits). */
 export interface SolverWorker {
-  postMessage(message: WorkerRequest): void;
+  postMessage(message: WorkerRequest, transfer?: Transferable[]): void;
   terminate(): void;
   onmessage: ((event: { data: unknown }) => void) | null;
   onerror: ((event: unknown) => void) | null;
@@ -53,6 +59,8 @@ export interface PoolConfig {
   readonly untimedLimitMs?: number;
   /** Time a cancelled part has to stop before its worker is replaced. */
   readonly cancelGraceMs?: number;
+  /** The learned network, loaded at the first search that uses it (none: the workers use the heuristic). */
+  readonly network?: PoolNetworkConfig;
 }
 
 export interface SolveRequest {
@@ -129,9 +137,14 @@ export function partLimitMs(
 }
 
 interface Slot {
+  /** Its place in the pool: the worker's table slot in a shared memory. */
+  readonly index: number;
   worker: SolverWorker;
   task: Task | null;
   timer: ReturnType<typeof setTimeout> | null;
+  /** The learned network in this worker: none, waiting for the loader, being set up (request `setupId`), in use. */
+  network: 'none' | 'waiting' | 'pending' | 'ready';
+  setupId: number;
 }
 
 interface Task {
@@ -172,10 +185,14 @@ export class SolverPool {
   private nextTaskId = 1;
   private replacedCount = 0;
   private disposed = false;
+  private readonly network: NetworkSupply | null;
+  /** The worker that puts the network into the shared memory, while it does (then it is terminated). */
+  private loader: { worker: SolverWorker; id: number; timer: ReturnType<typeof setTimeout>; done: boolean } | null = null;
   readonly size: number;
 
   constructor(private readonly config: PoolConfig) {
     this.size = Math.max(1, Math.floor(config.size));
+    this.network = config.network ? new NetworkSupply(config.network, () => this.networkChanged()) : null;
   }
 
   /** Run one search over the pool. Rejects with SearchCancelledError when cancelled or replaced. */
@@ -188,6 +205,7 @@ export class SolverPool {
     const existing = this.searches.get(key);
     if (existing) this.cancelSearch(existing, 'replaced by a request with the same id');
 
+    if (this.network && NetworkSupply.wanted(request.strategy, request.board)) this.network.start();
     const legal = this.config.engine.legalMoves(request.board);
     const plans = planParts(request.strategy, request.options, legal, this.size, (Date.now() ^ this.nextTaskId) | 0);
     if (plans.length === 0) {
@@ -243,6 +261,7 @@ export class SolverPool {
   /** Cancel everything and terminate the workers. */
   dispose(): void {
     this.disposed = true;
+    this.endLoader(null);
     for (const search of [...this.searches.values()]) this.cancelSearch(search, 'the solver shut down');
     for (const slot of this.slots) {
       if (slot.timer) clearTimeout(slot.timer);
@@ -254,7 +273,11 @@ export class SolverPool {
   }
 
   private pump(): void {
+    if (this.disposed || this.network?.state === 'loading') return;
+    if (this.network?.state === 'ready') this.supplyNetwork();
     while (this.queue.length > 0 && !this.disposed) {
+      // No search starts while the network is being set up: the parts of a search are valued one way.
+      if (this.loader || this.slots.some((candidate) => candidate.network === 'waiting' || candidate.network === 'pending')) return;
       let slot = this.slots.find((candidate) => candidate.task === null);
       if (!slot && this.slots.length < this.size) slot = this.addSlot();
       if (!slot) return;
@@ -262,8 +285,21 @@ export class SolverPool {
     }
   }
 
+  /**
+   * The network is loaded: every worker gets it before the first search (all of them made now), each idle one
+   * without it is set up, a loader decodes it when a worker waits for it, and once no worker needs the decoded
+   * weights any more (one copy per worker) they go back to the loader, which ends.
+   */
+  private supplyNetwork(): void {
+    while (this.slots.length < this.size) this.addSlot();
+    for (const slot of this.slots) this.setUpNetwork(slot);
+    const waiting = this.slots.some((slot) => slot.network === 'waiting');
+    if (waiting && !this.loader) this.startLoader();
+    if (this.loader?.done && !waiting && !this.slots.some((slot) => slot.network === 'pending')) this.endLoader(this.network?.takeWeights() ?? null);
+  }
+
   private addSlot(): Slot {
-    const slot: Slot = { worker: undefined as unknown as SolverWorker, task: null, timer: null };
+    const slot: Slot = { index: this.slots.length, worker: undefined as unknown as SolverWorker, task: null, timer: null, network: 'none', setupId: -1 };
     this.attachWorker(slot);
     this.slots.push(slot);
     return slot;
@@ -274,6 +310,135 @@ export class SolverPool {
     worker.onmessage = (event) => this.onWorkerMessage(slot, worker, event.data);
     worker.onerror = () => this.onWorkerFailure(slot, worker, 'a solver worker crashed');
     slot.worker = worker;
+    slot.network = 'none';
+  }
+
+  /** Send an idle worker without the network what it needs to use it (or have it wait for the loader). */
+  private setUpNetwork(slot: Slot): void {
+    const network = this.network;
+    if (!network || slot.task !== null || (slot.network !== 'none' && slot.network !== 'waiting')) return;
+    const id = this.nextTaskId++;
+    const setup = network.setupFor(slot.index, id);
+    if (setup === null || setup === 'wait') {
+      slot.network = setup === null ? 'none' : 'waiting';
+      return;
+    }
+    slot.network = 'pending';
+    slot.setupId = id;
+    this.arm(slot, network.setupLimitMs, 'a solver worker took too long to load the network');
+    try {
+      slot.worker.postMessage(setup, setup.type === 'network-copy' ? [setup.weights.buffer] : []);
+    } catch (err) {
+      this.onWorkerFailure(slot, slot.worker, `a solver worker could not take the network (${err instanceof Error ? err.message : String(err)})`);
+    }
+  }
+
+  /** Start a loader worker to decode the network (./network-supply.ts). */
+  private startLoader(): void {
+    const network = this.network;
+    if (!network || this.loader) return;
+    const id = this.nextTaskId++;
+    const next = network.loaderRequest(id);
+    if (!next) return;
+    const worker = this.config.createWorker();
+    const timer = setTimeout(() => {
+      this.endLoader(null);
+      network.crashed();
+    }, network.setupLimitMs);
+    const loader = { worker, id, timer, done: false };
+    this.loader = loader;
+    worker.onmessage = (event) => {
+      const response = parseWorkerResponse(event.data);
+      if (this.loader !== loader || !response || !('id' in response) || response.id !== id) return;
+      if (response.type === 'network-progress') network.decoding(response.fraction);
+      else if (response.type === 'network-ready') {
+        loader.done = true;
+        clearTimeout(timer);
+        network.decoded(response.descriptor, response.weights);
+        if (network.shared) this.endLoader(null);
+        this.pump();
+      } else if (response.type === 'network-failed') {
+        this.endLoader(null);
+        network.fail(response.reason);
+      }
+    };
+    worker.onerror = () => {
+      if (this.loader !== loader) return;
+      this.endLoader(null);
+      network.crashed();
+    };
+    const { request, transfer } = next;
+    try {
+      // With a shared memory the file moves to the loader (nothing of it stays here).
+      worker.postMessage(request, transfer && request.type === 'network-load' ? [request.file.buffer] : []);
+    } catch (err) {
+      // The shared memory cannot go to a worker (its context is not cross-origin isolated): one copy per worker.
+      this.endLoader(null);
+      if (network.shared) network.unshareable();
+      else network.fail(networkFailure(err));
+      this.pump();
+    }
+  }
+
+  /** Terminate the loader, handing it `weights` first (they end with it instead of waiting for a collection here). */
+  private endLoader(weights: Int16Array | Float32Array | null): void {
+    const loader = this.loader;
+    if (!loader) return;
+    this.loader = null;
+    clearTimeout(loader.timer);
+    loader.worker.onmessage = null;
+    loader.worker.onerror = null;
+    if (weights) {
+      try {
+        loader.worker.postMessage({ type: 'network-drop', weights }, [weights.buffer]);
+      } catch {
+        // then they wait for a collection here
+      }
+    }
+    loader.worker.terminate();
+  }
+
+  private onNetworkAnswer(slot: Slot, response: NetworkAnswer): void {
+    const network = this.network;
+    if (!network || slot.network !== 'pending' || response.id !== slot.setupId) return;
+    if (response.type === 'network-progress') return;
+    this.release(slot);
+    if (response.type === 'network-failed') {
+      slot.network = 'none';
+      network.fail(response.reason);
+    } else {
+      slot.network = 'ready';
+      network.returned(response.weights);
+    }
+    this.pump();
+    // Once no worker loads or waits for the network any more, it is in use (reported once per load or replacement).
+    if (response.type === 'network-ready' && !this.loader && !this.slots.some((s) => s.network === 'pending' || s.network === 'waiting')) {
+      network.settled(this.slots.filter((s) => s.network === 'ready').length);
+    }
+  }
+
+  /** The network came or went: a failed one leaves no worker holding it (each is replaced, now or when idle). */
+  private networkChanged(): void {
+    if (this.disposed) return;
+    if (this.network?.state === 'failed') {
+      this.endLoader(null);
+      for (const slot of this.slots) {
+        if (slot.network === 'waiting') slot.network = 'none';
+        if (slot.network !== 'none' && slot.task === null) this.replaceWorker(slot);
+      }
+    }
+    this.pump();
+  }
+
+  /** Terminate a slot's worker and give the slot a fresh one (no network, no task). */
+  private replaceWorker(slot: Slot): void {
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = null;
+    slot.worker.onmessage = null;
+    slot.worker.onerror = null;
+    slot.worker.terminate();
+    this.replacedCount++;
+    this.attachWorker(slot);
   }
 
   private assign(slot: Slot, task: Task): void {
@@ -297,6 +462,10 @@ export class SolverPool {
   private onWorkerMessage(slot: Slot, worker: SolverWorker, data: unknown): void {
     if (slot.worker !== worker) return; // a replaced worker's late answer
     const response = parseWorkerResponse(data);
+    if (response && isNetworkAnswer(response)) {
+      this.onNetworkAnswer(slot, response);
+      return;
+    }
     const task = slot.task;
     if (!response || !task || response.id !== task.id) return; // stale or foreign
     this.release(slot);
@@ -308,12 +477,10 @@ export class SolverPool {
   private onWorkerFailure(slot: Slot, worker: SolverWorker, reason: string): void {
     if (slot.worker !== worker || this.disposed) return;
     const task = slot.task;
+    const loading = slot.network === 'pending';
     this.release(slot);
-    worker.onmessage = null;
-    worker.onerror = null;
-    worker.terminate();
-    this.replacedCount++;
-    this.attachWorker(slot);
+    this.replaceWorker(slot);
+    if (loading) this.network?.crashed();
     if (task) this.finishTask(task, null, reason);
     this.pump();
   }
@@ -323,6 +490,8 @@ export class SolverPool {
     slot.timer = null;
     if (slot.task) slot.task.slot = null;
     slot.task = null;
+    // A worker holding a network that failed elsewhere meanwhile goes once it is idle.
+    if (this.network?.state === 'failed' && slot.network !== 'none') this.replaceWorker(slot);
   }
 
   private finishTask(task: Task, choice: MoveChoice | null, failure: string | null): void {
@@ -383,6 +552,12 @@ export class SolverPool {
     }
     search.reject(new SearchCancelledError(`The search was ${why}`));
   }
+}
+
+type NetworkAnswer = Extract<WorkerResponse, { type: 'network-progress' | 'network-ready' | 'network-failed' }>;
+
+function isNetworkAnswer(response: WorkerResponse): response is NetworkAnswer {
+  return response.type === 'network-progress' || response.type === 'network-ready' || response.type === 'network-failed';
 }
 
 function survivorsNote(strategy: StrategyName, parts: readonly MoveChoice[], failed: number, total: number, reasons: string): StatusMessage {

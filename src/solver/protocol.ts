@@ -2,17 +2,45 @@
  * Messages between the solver pool (offscreen document) and its Web Workers.
  *
  *   pool ──► worker   start {id, strategy, board, options}   cancel {id}
+ *                     network-load {id, slot, file, memory?}   network-attach {id, slot, memory, descriptor}
+ *                     network-copy {id, slot, descriptor, weights}   network-drop {weights}
  *   worker ──► pool   result {id, choice}   error {id, error, aborted}
+ *                     network-progress {id, fraction}   network-ready {id, descriptor, shared, weights?}
+ *                     network-failed {id, reason}
  *
  * A worker runs one search at a time; `id` ties every answer to the search it belongs to, so an answer
  * that arrives after its search was cancelled or replaced is recognised and dropped. Both ends validate
  * what they receive (a worker is our own code, but a crash can leave half a message, and the pool must
  * never act on something it did not ask for).
+ *
+ * The learned network reaches a worker before its first search (./network-supply.ts):
+ * - `network-load` (to the loader worker): decode the network file and put its weights in `memory` (the one
+ *   shared memory of a cross-origin-isolated host) or, without `memory`, hand them back (`weights`, transferred);
+ * - `network-attach`: use the weights the loader put in the shared `memory` (only the descriptor travels);
+ * - `network-copy`: copy `weights` into a memory of the worker's own and hand them back (transferred both ways);
+ * - `network-drop`: the weights, handed back to the loader just before it is terminated (they end with it);
+ * - `slot`: the worker's own transposition table in the shared memory (engine-shared.wasm's ttSlot).
  */
 import { z } from 'zod';
 import { GridSchema, MoveChoiceSchema, SearchOptionsSchema, StrategyNameSchema } from '../shared/messages';
+import { StatusMessageSchema } from '../shared/status-message';
+import { SHAPE_NAMES } from '../engine/network/shapes';
+import type { NetworkDescriptor } from '../engine/index';
 
 const taskId = z.number().int().min(0);
+
+/** A worker's table slot in a shared memory (the pool has at most a few workers). */
+const slot = z.number().int().min(0).max(15);
+
+const NetworkDescriptorSchema: z.ZodType<NetworkDescriptor> = z.object({
+  shape: z.enum(SHAPE_NAMES),
+  encoding: z.enum(['f32', 'i16']),
+  scale: z.number().positive(),
+  metadata: z.record(z.string(), z.union([z.string(), z.number()])),
+});
+
+/** Decoded weights on their way between the workers (no shared memory): an i16 or f32 array, transferred. */
+const WeightsSchema = z.custom<Int16Array | Float32Array>((value) => value instanceof Int16Array || value instanceof Float32Array);
 
 const WorkerRequestSchema = z.discriminatedUnion('type', [
   z.object({
@@ -23,6 +51,22 @@ const WorkerRequestSchema = z.discriminatedUnion('type', [
     options: SearchOptionsSchema,
   }),
   z.object({ type: z.literal('cancel'), id: taskId }),
+  z.object({
+    type: z.literal('network-load'),
+    id: taskId,
+    slot,
+    file: z.custom<Uint8Array>((value) => value instanceof Uint8Array),
+    memory: z.instanceof(WebAssembly.Memory).optional(),
+  }),
+  z.object({
+    type: z.literal('network-attach'),
+    id: taskId,
+    slot,
+    memory: z.instanceof(WebAssembly.Memory),
+    descriptor: NetworkDescriptorSchema,
+  }),
+  z.object({ type: z.literal('network-copy'), id: taskId, slot, descriptor: NetworkDescriptorSchema, weights: WeightsSchema }),
+  z.object({ type: z.literal('network-drop'), weights: WeightsSchema }),
 ]);
 export type WorkerRequest = z.infer<typeof WorkerRequestSchema>;
 
@@ -35,6 +79,21 @@ const WorkerResponseSchema = z.discriminatedUnion('type', [
     /** True when the search ended because it was cancelled (not a failure). */
     aborted: z.boolean(),
   }),
+  /** How far the decoding of the network file is (0..1). */
+  z.object({ type: z.literal('network-progress'), id: taskId, fraction: z.number().min(0).max(1) }),
+  /**
+   * The network is decoded (the loader) or in use; `shared`: its weights are in the shared memory (false: in the
+   * worker's own); `weights`: the decoded weights handed back (without shared memory).
+   */
+  z.object({
+    type: z.literal('network-ready'),
+    id: taskId,
+    descriptor: NetworkDescriptorSchema,
+    shared: z.boolean(),
+    weights: WeightsSchema.optional(),
+  }),
+  /** The network could not be loaded (the worker goes on with the heuristic): why, as the pages word it. */
+  z.object({ type: z.literal('network-failed'), id: taskId, reason: StatusMessageSchema }),
 ]);
 export type WorkerResponse = z.infer<typeof WorkerResponseSchema>;
 

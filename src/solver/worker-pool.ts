@@ -1,20 +1,57 @@
 /**
  * The solver pool of a context with a DOM (the offscreen document; Firefox's event page): module Web
- * Workers, one per core (at most 4), with the priority strategy as the in-thread fallback.
+ * Workers, one per core (at most 4), with the priority strategy as the in-thread fallback, and the learned
+ * network packaged with the extension (models/4x6.ntn), loaded at the first search that uses it.
+ *
+ * Where this context is cross-origin isolated (Chrome's offscreen document: the manifest's COOP/COEP keys) the
+ * network goes once into a shared WebAssembly memory that every worker uses; elsewhere (Firefox's event page is
+ * not isolated) each worker holds its own copy. docs/network-in-the-extension.md has the memory each way takes.
  */
-import { getStrategy, legalMoves, mergeChoices } from '../engine/index';
+import { createNetworkMemory, describeNetworkFile, getStrategy, legalMoves, mergeChoices } from '../engine/index';
+import type { NetworkDescriptor } from '../engine/index';
+import networkUrl from '../../models/4x6.ntn?url';
+import type { NetworkStatus } from '../shared/network-status';
 import { SolverPool } from './pool';
 import type { SolverWorker } from './pool';
+import { NetworkMemoryError, fetchNetworkFile, networkFits } from './network-loader';
+import type { NetworkSource } from './network-supply';
 import { poolSize } from './size';
 
-export function createWorkerPool(): SolverPool {
+/** The packaged network file's size in bytes, known to the build (extension resources carry no Content-Length). */
+declare const __NETWORK_FILE_BYTES__: number;
+
+/**
+ * One shared memory for the network and the `workers` tables, where this context may share one (it is
+ * cross-origin isolated: checked here, where the memory is made, and by each worker it reaches); null otherwise.
+ */
+function sharedMemoryHere(network: NetworkDescriptor, workers: number): WebAssembly.Memory | null {
+  if (!self.crossOriginIsolated) return null;
+  try {
+    return createNetworkMemory(network, workers);
+  } catch {
+    return null; // no room for it in one piece: each worker holds its own copy
+  }
+}
+
+/** Fetch the packaged network and make the memory to share it in (a worker decodes it). */
+async function loadPackagedNetwork(workers: number, onProgress: (fraction: number) => void): Promise<NetworkSource> {
+  const device = (navigator as { deviceMemory?: number }).deviceMemory;
+  if (!networkFits(device)) throw new NetworkMemoryError(`the device reports ${device} GiB`);
+  const file = await fetchNetworkFile(networkUrl, __NETWORK_FILE_BYTES__, (read, expected) => onProgress(read / expected));
+  return { file, memory: sharedMemoryHere(describeNetworkFile(file), workers) };
+}
+
+/** The pool, telling `report` every change of the network's state. */
+export function createWorkerPool(report: (status: NetworkStatus) => void): SolverPool {
+  const size = poolSize(navigator.hardwareConcurrency);
   return new SolverPool({
-    size: poolSize(navigator.hardwareConcurrency),
+    size,
     createWorker: () => new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' }) as unknown as SolverWorker,
     engine: {
       legalMoves,
       mergeChoices,
       fallback: (grid) => getStrategy('priority').chooseMove(grid, {}),
     },
+    network: { load: (onProgress) => loadPackagedNetwork(size, onProgress), report, now: () => performance.now() },
   });
 }

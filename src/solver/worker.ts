@@ -1,16 +1,19 @@
 /**
  * One solver worker (a module Web Worker started by the pool in the offscreen document): runs the
  * engine's `getStrategy(name).chooseMove` for each `start`, one search at a time, and aborts it on
- * `cancel` through an AbortController. Every answer names the search it belongs to.
+ * `cancel` through an AbortController. Every answer names the search it belongs to. Before its first search
+ * it may be given the learned network (`network-load`, `network-attach`: ./worker-network.ts).
  */
 import { getStrategy, installWasmCore, instantiateWasmCoreAsync } from '../engine/index';
 import wasmUrl from '../engine/wasm/build/engine.wasm?url';
+import sharedWasmUrl from '../engine/wasm/build/engine-shared.wasm?url';
 import { parseWorkerRequest } from './protocol';
 import type { WorkerRequest, WorkerResponse } from './protocol';
+import { setUpNetwork } from './worker-network';
 
 interface WorkerScope {
   onmessage: ((event: MessageEvent) => void) | null;
-  postMessage(message: WorkerResponse): void;
+  postMessage(message: WorkerResponse, transfer?: Transferable[]): void;
 }
 
 const scope = self as unknown as WorkerScope;
@@ -33,6 +36,17 @@ async function loadWasmCore(): Promise<void> {
 }
 const coreReady = loadWasmCore();
 
+/** A packaged .wasm file, compiled. */
+async function compile(url: string): Promise<WebAssembly.Module> {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  return WebAssembly.compile(await response.arrayBuffer());
+}
+
+let sharedModule: Promise<WebAssembly.Module> | null = null;
+/** The network's setup under way (a search waits for it). */
+let networkReady: Promise<void> = Promise.resolve();
+
 function isAbort(err: unknown, signal: AbortSignal): boolean {
   return signal.aborted || (err instanceof Error && err.name === 'AbortError');
 }
@@ -42,6 +56,7 @@ async function start(request: Extract<WorkerRequest, { type: 'start' }>): Promis
   running.set(request.id, controller);
   try {
     await coreReady;
+    await networkReady;
     const choice = await getStrategy(request.strategy).chooseMove(request.board, request.options, controller.signal);
     scope.postMessage({ type: 'result', id: request.id, choice });
   } catch (err) {
@@ -60,5 +75,13 @@ scope.onmessage = (event: MessageEvent) => {
   const request = parseWorkerRequest(event.data);
   if (!request) return;
   if (request.type === 'start') void start(request);
-  else running.get(request.id)?.abort(new DOMException('The search was cancelled', 'AbortError'));
+  else if (request.type === 'cancel') running.get(request.id)?.abort(new DOMException('The search was cancelled', 'AbortError'));
+  else if (request.type !== 'network-drop') {
+    networkReady = setUpNetwork(request, {
+      sharedModule: () => (sharedModule ??= compile(sharedWasmUrl)),
+      ownCore: () => coreReady,
+      isolated: (self as { crossOriginIsolated?: boolean }).crossOriginIsolated === true,
+      post: (response, transfer = []) => scope.postMessage(response, transfer),
+    });
+  }
 };

@@ -17,6 +17,8 @@ import type { Command, RunStatus } from '../shared/messages';
 import { DEFAULT_SETTINGS, SETTINGS_STORAGE_KEY, normalizeSettings } from '../shared/settings';
 import type { Settings } from '../shared/settings';
 import { statusKey } from '../shared/run-status-store';
+import { NETWORK_STATUS_KEY, readNetworkStatus } from '../shared/network-status';
+import type { NetworkStatus } from '../shared/network-status';
 import { SHORTCUTS_PAGE, browser } from '../platform/runtime';
 import {
   buttonStates,
@@ -28,6 +30,7 @@ import {
   shortcutKeys,
   siteText,
   siteTitle,
+  evaluationText,
   statusMessageText,
   statCells,
   stateView,
@@ -123,6 +126,7 @@ export class Controls {
     step: byId<HTMLButtonElement>('step'),
     hint: byId<HTMLButtonElement>('hint'),
     message: byId('message'),
+    evaluation: byId('evaluation'),
     board: byId('board'),
     stats: byId('stats'),
     hintBox: byId('hint-box'),
@@ -142,6 +146,8 @@ export class Controls {
 
   tabId: number | null = null;
   status: RunStatus | null = null;
+  /** The solver's learned network (one for every tab): loading, in use, or why not. */
+  network: NetworkStatus | null = null;
   settings: Settings = DEFAULT_SETTINGS;
   private solvePending = false;
   private hintPending = false;
@@ -168,7 +174,12 @@ export class Controls {
     const local = await browser.storage.local.get(SETTINGS_STORAGE_KEY);
     this.settings = normalizeSettings(local[SETTINGS_STORAGE_KEY]);
     this.renderSettings();
+    this.network = readNetworkStatus((await browser.storage.session.get(NETWORK_STATUS_KEY))[NETWORK_STATUS_KEY]);
     browser.storage.onChanged.addListener((changes, area) => {
+      if (area === 'session' && NETWORK_STATUS_KEY in changes) {
+        this.network = readNetworkStatus(changes[NETWORK_STATUS_KEY].newValue);
+        this.scheduleRender();
+      }
       if (area === 'session' && this.tabId !== null) {
         const key = statusKey(this.tabId);
         if (key in changes) this.acceptStatus(changes[key].newValue);
@@ -233,6 +244,10 @@ export class Controls {
     const message = this.commandError || view.message;
     setText(ui.message, message);
     ui.message.classList.toggle('is-error', this.commandError !== '' || status?.state === 'error');
+    const evaluation = evaluationText(status, this.network);
+    setText(ui.evaluation, evaluation);
+    ui.evaluation.hidden = evaluation === '';
+    ui.evaluation.classList.toggle('is-loading', this.network?.state === 'loading');
     // Announce a change of state (and its message) once, not every move.
     const announcement = [view.label, message].filter(Boolean).join('. ');
     if (announcement !== this.lastAnnounced) {

@@ -5,6 +5,7 @@
 import { describeStrategy } from '../engine/strategies/index';
 import type { Direction, MoveChoice, MoveValues, StrategyName } from '../engine/types';
 import type { GameRecord, RunStatus } from '../shared/messages';
+import type { NetworkStatus } from '../shared/network-status';
 import { statusMessageKey } from '../shared/status-message';
 import type { StatusMessage } from '../shared/status-message';
 import { formatInt, t } from './i18n';
@@ -243,6 +244,21 @@ export function shortcutKeys(shortcut: string | undefined): string[] {
 }
 
 const KEY_GLYPHS: Record<string, string> = { Period: '.', Comma: ',' };
+
+/**
+ * The evaluation line: the learned network loading ("Loading the learned network… 60 %"), then what valued the
+ * tab's last search — the network, or the heuristic and why (the board is not 4x4, the network did not load or
+ * does not fit in memory). Empty for strategies that do not say (they do not evaluate with the network).
+ */
+export function evaluationText(status: RunStatus | null, network: NetworkStatus | null): string {
+  if (network?.state === 'loading') return t('evaluationLoading', network.percent);
+  if (!status?.evaluation) return '';
+  if (status.evaluation === 'network') return t('evaluationNetwork');
+  const board = status.board;
+  if (board && (board.rows !== 4 || board.cols !== 4)) return t('evaluationHeuristicBecause', t('evaluationNot4x4'));
+  if (network?.state === 'failed') return t('evaluationHeuristicBecause', statusMessageText(network.reason));
+  return t('evaluationHeuristic');
+}
 
 /** A status message (a code and its parameters, from the content script, the background or the solver) in
  *  the UI language. */

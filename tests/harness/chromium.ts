@@ -66,6 +66,8 @@ export interface LaunchOptions {
   readonly keepWelcomePage?: boolean;
   /** The browser's UI language ("de"): the extension's pages, number formats. */
   readonly locale?: string;
+  /** More command-line switches (a measuring script's DevTools port, a Blink feature). */
+  readonly extraArgs?: readonly string[];
 }
 
 /** The welcome page's path in the package (src/shared/onboarding.ts WELCOME_PAGE). */
@@ -113,7 +115,11 @@ export async function launchWithExtension(options: LaunchOptions): Promise<Exten
     context = await chromium.launchPersistentContext(profileDir, {
       executablePath,
       headless: options.headless ?? true,
-      args: [...chromiumArgs(options.extensionDir), ...(options.locale ? [`--lang=${options.locale}`] : [])],
+      args: [
+        ...chromiumArgs(options.extensionDir),
+        ...(options.locale ? [`--lang=${options.locale}`] : []),
+        ...(options.extraArgs ?? []),
+      ],
       ...(options.locale ? { locale: options.locale } : {}),
       ...(options.backForwardCache ? { ignoreDefaultArgs: ['--disable-back-forward-cache'] } : {}),
       viewport: { width: 900, height: 900 },

@@ -209,6 +209,12 @@ interface ParsedHeader {
   readonly streamCrc: number;
 }
 
+/** What a network file holds, from its header alone (nothing decoded); a bad header throws as decodeNetwork does. */
+export function describeNetworkFile(file: Uint8Array): Omit<Network, 'weights'> {
+  const { shape, encoding, scale, metadata } = parseHeader(file);
+  return { shape, encoding, scale, metadata };
+}
+
 /** Read a network file (synchronously; see decodeNetworkAsync). */
 export function decodeNetwork(file: Uint8Array, decompress: Decompress = fflateDecompress): Network {
   const header = parseHeader(file);

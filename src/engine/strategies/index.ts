@@ -22,6 +22,6 @@ export function getStrategy(name: StrategyName): Strategy {
 
 /** What a strategy says about itself (no search code needed to read it). */
 export function describeStrategy(name: StrategyName): StrategyDescriptor {
-  const { label, description, takes, split } = getStrategy(name);
-  return { name, label, description, takes, split };
+  const { label, description, takes, split, usesNetwork } = getStrategy(name);
+  return { name, label, description, takes, split, ...(usesNetwork ? { usesNetwork } : {}) };
 }

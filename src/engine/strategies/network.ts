@@ -18,6 +18,7 @@ export const network: Strategy = {
   description: 'Plays the move whose score plus the trained network\u2019s value of the board after it is highest: no search, a move in microseconds.',
   takes: [],
   split: 'single',
+  usesNetwork: true,
   async chooseMove(grid: Grid, options?: SearchOptions, signal?: AbortSignal): Promise<MoveChoice> {
     const started = now();
     const { roots } = prepare(grid, options, signal);

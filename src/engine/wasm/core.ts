@@ -14,6 +14,23 @@ const SHARED_TABLE_REGIONS = 4;
 /** Pages below the shared table: the core's row tables and data (its heap base is well within them). */
 const SHARED_DATA_PAGES = 64;
 
+/** Pages of one table slot of engine-shared.wasm (ttSlot): SLOT_BYTES in assembly/index.ts, 16 << (MAX_TT_LOG2 + 1). */
+const SLOT_PAGES = 1024;
+/** Pages of the largest table the core makes: 2^MAX_TT_LOG2 (21) entries of 16 bytes. */
+const MAX_TABLE_PAGES = 512;
+
+/**
+ * A shared memory for engine-shared.wasm holding `reservedBytes` at the heap base (a network's weights:
+ * networkReserve) and `slots` tables of their own (ttSlot), each up to the largest the core makes, allocated
+ * whole so that no thread ever grows it: every thread handed it sees all of it from the start (Chromium can
+ * leave a worker that is handed a shared memory which another thread grew meanwhile with a copy of its own).
+ * Pages no table touches cost address space, not memory.
+ */
+export function createSlottedSharedMemory(reservedBytes: number, slots: number): WebAssembly.Memory {
+  const pages = SHARED_DATA_PAGES + Math.ceil(reservedBytes / 65536) + 1 + (Math.max(1, slots) - 1) * SLOT_PAGES + MAX_TABLE_PAGES;
+  return new WebAssembly.Memory({ initial: pages, maximum: SHARED_MAX_PAGES, shared: true });
+}
+
 /**
  * A shared memory for engine-shared.wasm, large enough for the core's data and a transposition table of
  * SHARED_TABLE_REGIONS regions of 2^bits entries of 16 bytes, so that no thread grows it (ttShare).

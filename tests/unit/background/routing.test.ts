@@ -10,6 +10,7 @@ import type { GameRecord, RequestOf, RunStatus } from '../../../src/shared/messa
 import type { Handlers, SenderInfo } from '../../../src/shared/protocol';
 import { backgroundHandlers, solverOptions } from '../../../src/background/routing';
 import type { SolverHost } from '../../../src/solver/host';
+import type { NetworkStatus } from '../../../src/shared/network-status';
 
 const own = { id: 'abc', origin: 'chrome-extension://abc/', background: 'chrome-extension://abc/service-worker-loader.js' };
 const fromBackground: SenderInfo = { id: 'abc', url: own.background };
@@ -35,6 +36,7 @@ function background() {
   const cancelled: [string, string][] = [];
   const statuses: [number, RunStatus][] = [];
   const records: GameRecord[] = [];
+  const networks: NetworkStatus[] = [];
   const solverHost: SolverHost = {
     solve: (request) => {
       solved.push(request);
@@ -61,8 +63,12 @@ function background() {
       deleteGame: () => Promise.resolve(NO_CHANGE),
       clear: () => Promise.resolve(NO_CHANGE),
     },
+    saveNetworkStatus: (status) => {
+      networks.push(status);
+      return Promise.resolve();
+    },
   });
-  return { handlers, solved, cancelled, statuses, records };
+  return { handlers, solved, cancelled, statuses, records, networks };
 }
 
 const NO_CHANGE = { added: 0, duplicates: 0, evicted: 0, refused: 0, truncated: 0, deleted: 0, failed: false };
@@ -159,5 +165,26 @@ describe('status messages', () => {
     const fits = { ...STATUS, message: { code: 'failed' as const, params: ['y'.repeat(STATUS_PARAM_MAX)] }, adapter: 'saved-state', site: '127.0.0.1:8080' };
     await expect(dispatch('background', bg.handlers, { kind: 'content/status', status: fits }, tab(4), own)).resolves.toEqual({ ok: true });
     expect(bg.statuses).toEqual([[4, fits]]);
+  });
+});
+
+describe('the learned network’s state', () => {
+  const offscreenPage: SenderInfo = { id: 'abc', url: 'chrome-extension://abc/src/offscreen/offscreen.html' };
+  const report = { kind: 'solver/network', status: { state: 'loading', percent: 40 } };
+
+  it('is kept when the solver host (an extension page) reports it', async () => {
+    const bg = background();
+    await expect(dispatch('background', bg.handlers, report, offscreenPage, own)).resolves.toEqual({ ok: true });
+    const failed = { kind: 'solver/network', status: { state: 'failed', reason: { code: 'networkLoadFailed', params: ['HTTP 404'] } } };
+    await expect(dispatch('background', bg.handlers, failed, offscreenPage, own)).resolves.toEqual({ ok: true });
+    expect(bg.networks).toEqual([report.status, failed.status]);
+  });
+
+  it('is refused from a content script, and when it is not a state', async () => {
+    const bg = background();
+    await expect(dispatch('background', bg.handlers, report, tab(3), own)).resolves.toMatchObject({ ok: false });
+    const bad = { kind: 'solver/network', status: { state: 'loading', percent: 140 } };
+    await expect(dispatch('background', bg.handlers, bad, offscreenPage, own)).resolves.toMatchObject({ ok: false });
+    expect(bg.networks).toEqual([]);
   });
 });

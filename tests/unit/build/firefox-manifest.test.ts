@@ -27,6 +27,9 @@ describe('firefoxManifest', () => {
     expect(firefox.host_permissions).toEqual(manifest.host_permissions);
     expect(firefox.optional_host_permissions).toEqual(manifest.optional_host_permissions);
     expect('minimum_chrome_version' in firefox).toBe(false);
+    // Firefox does not isolate an add-on's pages with them (its event page stays not isolated either way).
+    expect('cross_origin_embedder_policy' in firefox).toBe(false);
+    expect('cross_origin_opener_policy' in firefox).toBe(false);
     expect(firefox.commands).toEqual(manifest.commands);
     expect(firefox.content_security_policy).toEqual(manifest.content_security_policy);
   });

@@ -30,6 +30,12 @@ describe('manifest.json', () => {
     expect(manifest.commands['open-panel'].suggested_key?.default).toBe('Alt+Shift+P');
   });
 
+  it('makes the extension pages cross-origin isolated (the offscreen document shares one memory with its workers)', () => {
+    const full = manifest as unknown as Record<string, { value: string }>;
+    expect(full.cross_origin_embedder_policy).toEqual({ value: 'require-corp' });
+    expect(full.cross_origin_opener_policy).toEqual({ value: 'same-origin' });
+  });
+
   it('has a strict CSP for extension pages', () => {
     expect(manifest.content_security_policy.extension_pages).toBe("script-src 'self' 'wasm-unsafe-eval'; object-src 'self'");
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { getStrategy } from '../../../src/engine/index';
 import type { Direction, Grid, MoveValues } from '../../../src/engine/types';
-import { GRADE_SCALE, GRADE_THRESHOLDS, GradeTally, bestOf, gradeMove, gradeOfLoss, isGradable, relativeLoss } from '../../../src/coach/grade';
+import { GRADE_SCALE, GRADE_THRESHOLDS, GradeTally, NETWORK_GRADE_SCALE, bestOf, gradeMove, gradeOfLoss, isGradable, relativeLoss } from '../../../src/coach/grade';
 import { bestOf as engineBest } from '../../../src/engine/strategies/common';
 
 function grid(cells: number[]): Grid {
@@ -100,6 +100,19 @@ describe('thresholds', () => {
     expect(gradeMove('expectimax', { left: 1000, up: 980 }, 'up')?.grade).toBe('inaccuracy');
     expect(gradeMove('expectimax', { left: 1000, up: 950 }, 'up')?.grade).toBe('mistake');
     expect(gradeMove('expectimax', { left: 1000, up: 850 }, 'up')?.grade).toBe('blunder');
+  });
+
+  it('values the learned network gave spread wider: expectimax with it grades on scale 3, the network strategy on 8', () => {
+    expect(NETWORK_GRADE_SCALE).toEqual({ expectimax: 3, network: 8 });
+    // A 5 % loss: a mistake on the heuristic's values, an inaccuracy on the network's.
+    expect(gradeMove('expectimax', { left: 1000, up: 950 }, 'up', 'heuristic')?.grade).toBe('mistake');
+    expect(gradeMove('expectimax', { left: 1000, up: 950 }, 'up', 'network')?.grade).toBe('inaccuracy');
+    expect(gradeMove('expectimax', { left: 1000, up: 650 }, 'up', 'network')?.grade).toBe('blunder');
+    expect(isGradable('network')).toBe(true);
+    expect(gradeMove('network', { left: 1000, up: 800 }, 'up', 'network')?.grade).toBe('inaccuracy');
+    expect(gradeMove('network', { left: 1000, up: 100 }, 'up', 'network')?.grade).toBe('blunder');
+    // Without a network the network strategy is greedy's one look ahead on the heuristic: greedy's scale.
+    expect(gradeMove('network', { left: 1000, up: 950 }, 'up', 'heuristic')?.grade).toBe(gradeMove('greedy', { left: 1000, up: 950 }, 'up')?.grade);
   });
 
   it('random and priority do not evaluate positions: no grade', () => {

@@ -66,6 +66,13 @@ describe('mergeChoices', () => {
     expect('engine' in mergeChoices([part({}), part({})])).toBe(false);
   });
 
+  it('says the network valued the positions only when every part did; the heuristic when one did not; nothing when none said', () => {
+    expect(mergeChoices([part({ evaluation: 'network' }), part({ evaluation: 'network' })]).evaluation).toBe('network');
+    expect(mergeChoices([part({ evaluation: 'network' }), part({ evaluation: 'heuristic' })]).evaluation).toBe('heuristic');
+    expect(mergeChoices([part({ evaluation: 'network' }), part({})]).evaluation).toBe('heuristic');
+    expect('evaluation' in mergeChoices([part({}), part({})])).toBe(false);
+  });
+
   it('says extended when a part took extra time from the bank, nothing otherwise', () => {
     expect(mergeChoices([part({ extended: true }), part({})]).extended).toBe(true);
     expect('extended' in mergeChoices([part({}), part({})])).toBe(false);

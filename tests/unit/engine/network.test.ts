@@ -9,12 +9,19 @@ import fc from 'fast-check';
 import { executeMove, fromGrid, OUT } from '../../../src/engine/board';
 import { instantiateSharedWasmCore, instantiateWasmCore } from '../../../src/engine/index';
 import type { WasmCore } from '../../../src/engine/index';
-import { NetworkFormatError, decodeNetwork, decodeNetworkAsync, encodeNetwork, quantise } from '../../../src/engine/network/format';
+import {
+  NetworkFormatError,
+  decodeNetwork,
+  decodeNetworkAsync,
+  describeNetworkFile,
+  encodeNetwork,
+  quantise,
+} from '../../../src/engine/network/format';
 import type { Network } from '../../../src/engine/network/format';
 import { evaluateBoard, featureEntries, ranksOfBoard } from '../../../src/engine/network/evaluate';
 import { weightCount } from '../../../src/engine/network/shapes';
 import type { ShapeName } from '../../../src/engine/network/shapes';
-import { loadNetworkIntoCore } from '../../../src/engine/wasm/network';
+import { attachNetwork, coreNetwork, createNetworkMemory, loadNetworkIntoCore } from '../../../src/engine/wasm/network';
 import { parsePositionsTsv } from '../../../src/cli/positions';
 import { SHARED_WASM_FILE, WASM_FILE } from '../../../src/cli/wasm-files';
 import { createSharedMemory } from '../../../src/engine/wasm/core';
@@ -217,6 +224,45 @@ describe('network search', () => {
         const expected = score + sum / open;
         expect(Math.abs(depthOne - expected)).toBeLessThanOrEqual(1e-5 * Math.abs(expected));
       }
+    }
+  });
+});
+
+describe('a network in a shared memory, one copy for every thread', () => {
+  it('describeNetworkFile reads the header alone; a bad header fails as decoding does', () => {
+    const network = asI16(randomNetwork('4x4', 21));
+    const file = encodeNetwork(network);
+    const { weights: _weights, ...descriptor } = network;
+    expect(describeNetworkFile(file)).toEqual(descriptor);
+    const damaged = file.slice();
+    damaged[12] ^= 1;
+    expect(() => describeNetworkFile(damaged)).toThrow(NetworkFormatError);
+  });
+
+  it('attachNetwork: threads use the weights one thread wrote, viewed in place; the memory holds every slot’s largest table without growing', () => {
+    const network = asI16(randomNetwork('4x4', 22));
+    const { weights, ...descriptor } = network;
+    const memory = createNetworkMemory(descriptor, 3);
+    const length = memory.buffer.byteLength;
+    const shared = readFileSync(SHARED_WASM_FILE);
+    const cores = [0, 1, 2].map((slot) => {
+      const core = instantiateSharedWasmCore(shared, memory);
+      const attached = attachNetwork(core, memory, descriptor);
+      if (slot === 0) (attached.weights as Int16Array).set(weights as Int16Array);
+      expect(coreNetwork(core)).toBe(attached);
+      expect(attached.weights.buffer).toBeInstanceOf(SharedArrayBuffer);
+      core.ttSlot(slot);
+      core.ttConfigure(21, false);
+      return { core, attached };
+    });
+    expect(memory.buffer.byteLength).toBe(length);
+    const same = (a: Network['weights'], b: Network['weights']): boolean => Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+    for (const { attached } of cores) expect(same(attached.weights, weights)).toBe(true);
+    const rng = createRng(3);
+    for (let i = 0; i < 200; i++) {
+      const lo = Math.floor(rng.next() * 2 ** 32) >>> 0;
+      const hi = Math.floor(rng.next() * 2 ** 32) >>> 0;
+      for (const { core } of cores) expect(core.networkValueOf(lo, hi)).toBe(evaluateBoard(network, lo, hi));
     }
   });
 });

@@ -35,6 +35,7 @@ class FakeWorker implements SolverWorker {
       queueMicrotask(() => this.onmessage?.({ data: { type: 'error', id: message.id, error: 'cancelled', aborted: true } }));
       return;
     }
+    if (message.type !== 'start') return;
     const mode = this.behaviour();
     this.running.add(message.id);
     if (mode === 'crash') {

@@ -7,7 +7,7 @@ import { t, useMessages } from '../../../src/ui/i18n';
 import { READ_FAILURES, STATUS_CODES, statusMessageKey } from '../../../src/shared/status-message';
 import { RUN_STATES } from '../../../src/shared/messages';
 import type { RunStatus } from '../../../src/shared/messages';
-import { siteText, stateView } from '../../../src/ui/status-view';
+import { evaluationText, siteText, stateView } from '../../../src/ui/status-view';
 import type { MessageTable } from '../../../src/ui/i18n';
 
 const ROOT = new URL('../../..', import.meta.url).pathname;
@@ -107,6 +107,10 @@ describe('locales', () => {
       );
       expect(stateView({ ...base, state: 'won', message: { code: 'wonStillShown' } }).message).toMatch(/^Gewonnen — spielen Sie von Hand weiter/);
       expect(siteText({ ...base, adapter: 'classic', site: 'localhost:8000' })).toBe('Klassisches 2048 auf localhost');
+      expect(evaluationText(base, { state: 'loading', percent: 60 })).toBe('Das gelernte Netz wird geladen… 60 %');
+      expect(evaluationText({ ...base, evaluation: 'heuristic' }, { state: 'failed', reason: { code: 'networkNoMemory' } })).toBe(
+        'Bewertung: die Heuristik. Nicht genug Speicher für das gelernte Netz',
+      );
     } finally {
       useMessages(en);
     }

@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { STRATEGY_NAMES } from '../../../src/engine/types';
 import { describeStrategy } from '../../../src/engine/strategies/index';
 import type { RunStatus } from '../../../src/shared/messages';
+import type { NetworkStatus } from '../../../src/shared/network-status';
 import {
   buttonStates,
+  evaluationText,
   exportFileName,
   formatValue,
   gameStats,
@@ -133,5 +135,24 @@ describe('popup view', () => {
     expect(shortcutKeys('⌥⇧S')).toEqual(['⌥', '⇧', 'S']);
     expect(shortcutKeys('')).toEqual([]);
     expect(shortcutKeys(undefined)).toEqual([]);
+  });
+
+  it('says what valued the last search: the network loading with its progress, the network, or the heuristic and why', () => {
+    const loading: NetworkStatus = { state: 'loading', percent: 60 };
+    const ready: NetworkStatus = { state: 'ready', memory: 'shared', workers: 2, ms: 1400 };
+    const failed: NetworkStatus = { state: 'failed', reason: { code: 'networkLoadFailed', params: ['HTTP 404'] } };
+    expect(evaluationText(null, loading)).toBe('Loading the learned network… 60 %');
+    expect(evaluationText({ ...STATUS, evaluation: 'network' }, loading)).toBe('Loading the learned network… 60 %');
+    expect(evaluationText({ ...STATUS, evaluation: 'network' }, ready)).toBe('Evaluation: the learned network');
+    expect(evaluationText({ ...STATUS, evaluation: 'heuristic' }, failed)).toBe('Evaluation: the heuristic. The learned network did not load (HTTP 404)');
+    expect(evaluationText({ ...STATUS, evaluation: 'heuristic' }, { state: 'failed', reason: { code: 'networkNoMemory' } })).toBe(
+      'Evaluation: the heuristic. Not enough memory for the learned network',
+    );
+    const five = { rows: 5, cols: 5, cells: new Array<number>(25).fill(0) };
+    expect(evaluationText({ ...STATUS, evaluation: 'heuristic', board: five }, ready)).toBe('Evaluation: the heuristic. The learned network plays 4×4 boards only');
+    expect(evaluationText({ ...STATUS, evaluation: 'heuristic' }, ready)).toBe('Evaluation: the heuristic');
+    // Strategies that do not say what evaluates (Monte-Carlo, greedy...): no line.
+    expect(evaluationText(STATUS, ready)).toBe('');
+    expect(evaluationText(null, null)).toBe('');
   });
 });

@@ -212,5 +212,6 @@ export const expectimax: Strategy = {
     'Looks several moves ahead, averaging over where the next tile may appear; the strongest strategy (default).',
   takes: ['timeMs', 'depth', 'reference', 'evaluation', 'easyStops'],
   split: 'root-moves',
+  usesNetwork: true,
   chooseMove,
 };

