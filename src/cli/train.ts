@@ -204,7 +204,7 @@ async function train(options: TrainOptions, command: string): Promise<void> {
   };
 
   const remaining = Math.max(0, options.episodes - episodes);
-  process.stdout.write(`train: ${options.shape} network, ${settings.coherence ? 'TC' : 'fixed rate'} alpha ${settings.alpha}, λ ${settings.lambda} over ${settings.steps} moves, restarts ${settings.restarts ? 'on' : 'off'}, init ${settings.initial}; ${settings.threads} threads, seed ${options.seed}; ${formatNumber(remaining)} episodes to go\n`);
+  process.stdout.write(`train: ${options.shape} network, ${settings.coherence ? 'TC' : 'fixed rate'} alpha ${settings.alpha}, λ ${settings.lambda} over ${settings.steps} moves, restarts ${settings.restarts ? 'on' : 'off'}, init ${settings.initial}; ${settings.threads} thread${settings.threads === 1 ? '' : 's'}, seed ${options.seed}; ${formatNumber(remaining)} episodes to go\n`);
   const control = new Int32Array(new SharedArrayBuffer(8));
   control[CONTROL_REMAINING] = Math.min(remaining, 0x7fffffff);
   const workers: Worker[] = [];

@@ -18,6 +18,11 @@ import { tileSum } from '../engine/grid';
 import { ReplayRecorder, replayFrames } from '../shared/history';
 import type { Replay, TracedMove } from '../shared/history';
 
+/** The tile sum of a fresh game's board: two tiles of at most 4. */
+const FRESH_SUM = 8;
+/** The most two undone moves take off the board (each the tile it spawned). */
+const UNDO_DROP = 8;
+
 /** A score the record can carry (finite, not negative), else none. */
 export function recordScore(score: number | null): number | null {
   return score !== null && Number.isFinite(score) && score >= 0 && score <= 1e15 ? score : null;
@@ -54,9 +59,14 @@ export class GameTally {
     return this.moves;
   }
 
-  /** The board before a move holds less than the last one seen: the page started a new game. */
+  /**
+   * The board before a move holds less than the last one seen: the page started a new game. An undo (a
+   * page's powerup, or the person's) takes off only the tiles its moves spawned, at most 4 each: a drop of
+   * up to UNDO_DROP is the same game, unless the board is as bare as a fresh one.
+   */
   isNewGame(grid: Grid): boolean {
-    return tileSum(grid) < this.lastSum;
+    const sum = tileSum(grid);
+    return sum < this.lastSum && (sum <= FRESH_SUM || this.lastSum - sum > UNDO_DROP);
   }
 
   /** A new game starts now (the one before was recorded, or had no move). */

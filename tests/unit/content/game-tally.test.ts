@@ -59,6 +59,19 @@ describe('GameTally: one id per game', () => {
     expect(tally.id).not.toBe(second);
     expect(tally.finish('stopped', STATUS, 'expectimax', 'fake', 3)).toBeNull();
   });
+
+  it('an undo is the same game: the board holds at most the tiles its moves spawned less', () => {
+    const tally = new GameTally();
+    tally.observe(board([8, 4, 4, 2]), 0);
+    tally.count(0, false);
+    const id = tally.id;
+    tally.observe(board([8, 4, 4, 0]), 1); // one move undone: its spawned 2 is gone
+    expect(tally.id).toBe(id);
+    tally.observe(board([8, 4, 0, 0]), 2); // and one more: its 4
+    expect(tally.id).toBe(id);
+    tally.observe(board([0, 2, 0, 2]), 3); // a fresh board is a new game whatever the drop
+    expect(tally.id).not.toBe(id);
+  });
 });
 
 describe('the game log records a game once', () => {
