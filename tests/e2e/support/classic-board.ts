@@ -153,8 +153,16 @@ export async function injectClassicTile(page: Page, value: number): Promise<bool
   }, value);
 }
 
-/** Put `rows` on the classic game's board through its own objects, and redraw (and save) it. */
+/**
+ * Put `rows` on the classic game's board through its own objects, and redraw (and save) it. A page just
+ * opened may not have made its game object yet (its scripts run after the load event under a busy
+ * machine): wait for it, up to 5 s.
+ */
 export async function setClassicBoard(page: Page, rows: number[][]): Promise<void> {
+  await page.waitForFunction(() => {
+    const w = window as unknown as { __e2eGame?: unknown; Tile?: unknown };
+    return w.__e2eGame !== undefined && w.Tile !== undefined;
+  }, undefined, { timeout: 5_000 }).catch(() => undefined);
   const done = await page.evaluate((cells) => {
     interface ClassicGame {
       grid: { cells: unknown[][] };

@@ -199,7 +199,8 @@ describe('commands that work', () => {
     expect(summary.bank.factor).toBe(3);
     // At 5 ms the early moves exhaust their search well inside the budget, so the bank fills and hard moves take it.
     expect(summary.bank.extendedMoves).toBeGreaterThan(0);
-    expect(summary.bank.extendedMoves).toBeLessThanOrEqual(summary.moves);
+    // `moves` is the mean per game: the two games' moves are twice it.
+    expect(summary.bank.extendedMoves).toBeLessThanOrEqual(summary.moves * 2);
     expect(summary.reach['256']).toBe(1);
     const without = JSON.parse(lastLine(run('bench', ['--time-ms', '5', '--games', '1', '--seed', '3', '--target', '64', '--jobs', '1', '--json']).stdout)) as { bank: unknown };
     expect(without.bank).toBeNull();
