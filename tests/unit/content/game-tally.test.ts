@@ -11,6 +11,20 @@ import type { Grid } from '../../../src/engine/types';
 
 const STATUS = { ...initialStatus('expectimax', 0), site: 'x.test' };
 const board = (cells: number[]): Grid => ({ rows: 2, cols: 2, cells });
+/** A game's record (with an id, or without one as before ids), `moves` long, ended as `outcome`. */
+const record = (gameId: string | undefined, moves: number, outcome: GameRecord['outcome'] = 'stopped'): GameRecord => ({
+  ...(gameId ? { gameId } : {}),
+  site: 'x.test',
+  adapter: 'fake',
+  strategy: 'expectimax',
+  score: 0,
+  bestTile: 2,
+  moves,
+  ms: 0,
+  desyncs: 0,
+  endedAt: 1_700_000_000_000,
+  outcome,
+});
 
 describe('GameTally: one id per game', () => {
   it('keeps the game across a stop, and counts every move of it', () => {
@@ -75,19 +89,6 @@ describe('GameTally: one id per game', () => {
 });
 
 describe('the game log records a game once', () => {
-  const record = (gameId: string | undefined, moves: number, outcome: GameRecord['outcome']): GameRecord => ({
-    ...(gameId ? { gameId } : {}),
-    site: 'x',
-    adapter: 'fake',
-    strategy: 'expectimax',
-    score: 0,
-    bestTile: 2,
-    moves,
-    ms: 0,
-    desyncs: 0,
-    endedAt: 1_700_000_000_000,
-    outcome,
-  });
   const appendGame = (games: readonly GameRecord[], next: GameRecord, options?: LogBounds & { fallback?: boolean }): readonly GameRecord[] =>
     addGame({ games, aside: [] }, next, options).log.games;
 
@@ -115,19 +116,6 @@ describe('the game log records a game once', () => {
 });
 
 describe('GameReporter: a game is sent until the background answers', () => {
-  const record = (gameId: string, moves: number): GameRecord => ({
-    gameId,
-    site: 'x.test',
-    adapter: 'fake',
-    strategy: 'expectimax',
-    score: 0,
-    bestTile: 2,
-    moves,
-    ms: 0,
-    desyncs: 0,
-    endedAt: 1_700_000_000_000,
-    outcome: 'stopped',
-  });
   const until = async (check: () => boolean): Promise<void> => {
     const deadline = Date.now() + 5_000;
     while (!check()) {

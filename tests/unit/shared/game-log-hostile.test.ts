@@ -11,11 +11,11 @@ import { JSDOM } from 'jsdom';
 import { STRATEGY_NAMES } from '../../../src/engine/types';
 import { GameRecordSchema } from '../../../src/shared/messages';
 import type { GameRecord } from '../../../src/shared/messages';
-import { RECORD_BYTE_CAP, RESYNC, ReplayRecorder, packMoves, replayFrames } from '../../../src/shared/history';
+import { RECORD_BYTE_CAP, RESYNC, packMoves, replayFrames } from '../../../src/shared/history';
 import type { Replay } from '../../../src/shared/history';
 import { gameKey, importIntoLog, readLog, recordSize } from '../../../src/shared/game-log';
 import { exportCsv, exportJson, importGames } from '../../../src/shared/game-log-io';
-import { applyMove, createRng, legalMoves, newGame, spawnRandomTile } from '../../../src/engine/index';
+import { randomReplay } from '../../support/replays';
 
 vi.mock('../../../src/ui/panel/charts', () => ({
   ReachChart: class {
@@ -26,20 +26,7 @@ vi.mock('../../../src/ui/panel/charts', () => ({
 
 const T0 = Date.UTC(2026, 0, 1);
 
-function playedReplay(n: number, seed: number): Replay {
-  const rng = createRng(seed);
-  let board = newGame(rng);
-  const recorder = new ReplayRecorder();
-  for (let i = 0; i < n; i++) {
-    const moves = legalMoves(board);
-    if (moves.length === 0) break;
-    const move = moves[Math.floor(rng.next() * moves.length)];
-    const after = spawnRandomTile(applyMove(board, move).grid, rng);
-    recorder.add({ before: board, move, after, thinkMs: i % 90 });
-    board = after;
-  }
-  return recorder.finish({ thinkMs: 50, pauseMs: 0, depth: null, playouts: 100 })!;
-}
+const playedReplay = (n: number, seed: number): Replay => randomReplay(n, seed, { thinkMs: 50, pauseMs: 0, depth: null, playouts: 100 }, (i) => i % 90);
 
 /** A replay of a page that desynced every move: a whole board per move, ~2.4 MB. */
 function hugeReplay(): Replay {

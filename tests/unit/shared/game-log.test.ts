@@ -3,24 +3,10 @@ import fc from 'fast-check';
 import { ASIDE_STORAGE_KEY, addGame, deleteFromLog, filterGames, gameKey, importCandidates, importIntoLog, readLog, sitesOf, summarize } from '../../../src/shared/game-log';
 import { IMPORT_MAX_CHARS, ImportError, csvField, exportCsv, exportJson, importGames, parseCsv } from '../../../src/shared/game-log-io';
 import { median } from '../../../src/shared/statistics';
-import { ReplayRecorder } from '../../../src/shared/history';
-import { applyMove, createRng, legalMoves, newGame, spawnRandomTile } from '../../../src/engine/index';
+import { randomReplay } from '../../support/replays';
 import type { GameRecord } from '../../../src/shared/messages';
 
-function replayOf(n: number, seed: number) {
-  const rng = createRng(seed);
-  let board = newGame(rng);
-  const recorder = new ReplayRecorder();
-  for (let i = 0; i < n; i++) {
-    const moves = legalMoves(board);
-    if (moves.length === 0) break;
-    const move = moves[Math.floor(rng.next() * moves.length)];
-    const after = spawnRandomTile(applyMove(board, move).grid, rng);
-    recorder.add({ before: board, move, after, thinkMs: i });
-    board = after;
-  }
-  return recorder.finish({ thinkMs: 100, pauseMs: 0, depth: 3, playouts: 100 })!;
-}
+const replayOf = (n: number, seed: number) => randomReplay(n, seed, { thinkMs: 100, pauseMs: 0, depth: 3, playouts: 100 });
 
 const games: GameRecord[] = [
   { gameId: 'g-1-abc', site: 'a.test', adapter: 'classic', strategy: 'expectimax', score: 20_000, bestTile: 2048, moves: 900, ms: 60_000, desyncs: 0, endedAt: 1_700_000_000_000, outcome: 'won', replay: replayOf(50, 1) },
