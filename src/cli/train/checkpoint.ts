@@ -27,6 +27,11 @@ export interface CheckpointHeader {
   readonly recent: readonly (readonly [number, number, number])[];
   /** Each run that trained this network: its command line and how many episodes it ended at. */
   readonly runs: readonly { readonly command: string; readonly seed: number; readonly until: number }[];
+  /** The stages' ranks ([0]: one stage; absent in checkpoints of one stage written before stages). */
+  readonly stages?: readonly number[];
+  readonly lateRestarts?: number;
+  /** The runs before the network file this run went on from (its metadata's commands). */
+  readonly earlier?: string;
 }
 
 export interface MemoryRegion {

@@ -2,6 +2,11 @@
 
 /** The trainer module's exports (src/engine/wasm/assembly/train.ts). */
 export interface TrainerExports {
+  /** Before setup(), in every instance: 1 stage, or 2 with the second from largest rank `lateRank`. */
+  setStages(count: number, lateRank: number): void;
+  setLateRestarts(n: number): void;
+  /** 1: the warm-up (TC's sums gather, the weights stay). */
+  setFrozen(on: number): void;
   setup(shape: number, threads: number, coherence: number, initial: number, owner: number): number;
   weightBytes(): number;
   /** Address of the word that stops train() after the game under way (set it with Atomics). */
@@ -25,6 +30,13 @@ export interface LearningSettings {
   readonly lambda: number;
   readonly steps: number;
   readonly restarts: boolean;
+  /** 1, or 2 (the second stage for boards whose largest rank is at least lateRank). */
+  readonly stageCount: number;
+  readonly lateRank: number;
+  /** Games restarted from late boards after a fresh game reached the late stage. */
+  readonly lateRestarts: number;
+  /** The warm-up: gather TC's sums, keep the weights. */
+  readonly frozen: boolean;
 }
 
 export interface TrainWorkerData {

@@ -53,6 +53,62 @@ describe('the trainer learns', () => {
   });
 });
 
+describe('the trainer across machines', () => {
+  const trainerOn = (memory: WebAssembly.Memory, stages: number, lateRank: number) => {
+    const trainer = instantiateTrainer(new WebAssembly.Module(readFileSync(TRAIN_WASM_FILE)), memory);
+    trainer.setStages(stages, lateRank);
+    return trainer;
+  };
+
+  it('the warm-up gathers TC\'s sums and leaves every weight as it was', () => {
+    const memory = new WebAssembly.Memory({ initial: 64, maximum: 65536, shared: true });
+    const trainer = trainerOn(memory, 1, 0);
+    const at = trainer.setup(1, 1, 1, 0, 1);
+    const count = trainer.weightBytes() / 4;
+    trainer.useThread(0, 3, 0, 1);
+    trainer.configure(1, 0.5, 5, 1, 1);
+    trainer.train(100);
+    const weights = new Float32Array(memory.buffer, at, count).slice();
+    // Sums cleared, as when a network file is read.
+    new Float32Array(memory.buffer, at + count * 4, count * 2).fill(0);
+    trainer.setFrozen(1);
+    trainer.train(50);
+    expect(Array.from(new Float32Array(memory.buffer, at, count))).toEqual(Array.from(weights));
+    const sums = new Float32Array(memory.buffer, at + count * 4, count * 2);
+    expect(sums.some((v) => v !== 0)).toBe(true);
+    trainer.setFrozen(0);
+    trainer.train(10);
+    expect(Array.from(new Float32Array(memory.buffer, at, count)).some((w, i) => w !== weights[i])).toBe(true);
+  });
+
+  it('with two stages, boards below the late rank are valued and taught by stage 0 only, late boards by stage 1', () => {
+    const memory = new WebAssembly.Memory({ initial: 64, maximum: 65536, shared: true });
+    // Late stage from rank 9 (the 512): a 4x4 network trained briefly reaches it in most games.
+    const trainer = trainerOn(memory, 2, 9);
+    const at = trainer.setup(1, 1, 1, 0, 1);
+    const count = trainer.weightBytes() / 8;
+    trainer.setLateRestarts(3);
+    trainer.useThread(0, 7, 0, 1);
+    trainer.configure(1, 0.5, 5, 1, 1);
+    trainer.train(400);
+    const stage0 = new Float32Array(memory.buffer, at, count);
+    const stage1 = new Float32Array(memory.buffer, at + count * 4, count);
+    // Stage 1's entries that were taught: every one holds a cell of rank >= 9 in none of its tuple's cells
+    // necessarily, but stage 1 as a whole learned, and a late board's value is read from stage 1.
+    expect(stage1.some((w) => w !== 0)).toBe(true);
+    expect(stage0.some((w) => w !== 0)).toBe(true);
+    // A board with a 512 (rank 9) in a corner and a 2 beside it: its value is the sum of stage 1's weights.
+    const late = 9n | (1n << 4n);
+    const early = 8n | (1n << 4n);
+    const value = (b: bigint): number => trainer.value(Number(b & 0xffffffffn), Number(b >> 32n));
+    stage1.fill(0);
+    expect(value(late)).toBe(0);
+    expect(value(early)).not.toBe(0);
+    stage0.fill(0);
+    expect(value(early)).toBe(0);
+  });
+});
+
 describe('npm run train', () => {
   const out = join(tmp, 'tiny.ntn');
 
@@ -87,6 +143,26 @@ describe('npm run train', () => {
     expect(readFileSync(`${out}.ckpt`).equals(before)).toBe(true);
   });
 
+  it('goes on from a network file in two stages (a warm-up first), then exactly from its own checkpoint', () => {
+    const from = join(tmp, 'base.ntn');
+    expect(train(['--network', '4x4', '--episodes', '200', '--threads', '1', '--seed', '8', '--out', from]).status).toBe(0);
+    const staged = join(tmp, 'staged.ntn');
+    const run = train(['--from', from, '--stages', '10', '--warmup', '50', '--episodes', '320', '--threads', '1', '--seed', '9', '--out', staged]);
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/going on from .*base\.ntn \(--from\) at 200 episodes.*split into two stages \(the late one from the 1024 on\).*warm-up of 50 episodes/);
+    expect(run.stdout).toMatch(/warm-up done/);
+    const header = readCheckpointHeader(`${staged}.ckpt`).header;
+    expect(header.stages).toEqual([0, 10]);
+    expect(header.episodes).toBe(320);
+    expect(header.earlier).toMatch(/seed 8, until 200/);
+    // Plain again with the same --out: this machine's checkpoint, exactly.
+    const again = train(['--network', '4x4', '--episodes', '400', '--threads', '1', '--out', staged]);
+    expect(again.status).toBe(0);
+    expect(again.stdout).toMatch(/resumed .*staged\.ntn\.ckpt \(this machine's checkpoint.*\) at 320 episodes, [0-9.]+ h \(exact\)/);
+    expect(readCheckpointHeader(`${staged}.ckpt`).header.episodes).toBe(400);
+  }, 120_000);
+
   it('stops on SIGTERM with a checkpoint of the games it played', async () => {
     const file = join(tmp, 'stopped.ntn');
     const child = spawn(TSX, [join(ROOT, 'src/cli/train.ts'), '--network', '4x4', '--episodes', '100000000', '--threads', '2', '--out', file, '--progress-seconds', '0.2'], { cwd: ROOT });
@@ -111,9 +187,13 @@ describe('npm run train', () => {
   }, 90_000);
 
   it('refuses bad input with one line', () => {
-    const noOut = train(['--episodes', '10']);
-    expect(noOut.status).toBe(2);
-    expect(noOut.stderr).toMatch(/^error: --out FILE is required/);
+    const two = train(['--resume', 'a.ckpt', '--from', 'b.ntn']);
+    expect(two.status).toBe(2);
+    expect(two.stderr).toMatch(/^error: give one of --resume, --from and --fresh/);
+    const badFrom = train(['--from', join(tmp, 'missing.ntn'), '--out', join(tmp, 'z.ntn')]);
+    expect(badFrom.status).toBe(2);
+    expect(badFrom.stderr.trim().split('\n')).toHaveLength(1);
+    expect(badFrom.stderr).toMatch(/missing\.ntn/);
     const shape = train(['--network', '9x9', '--out', join(tmp, 'x.ntn')]);
     expect(shape.status).toBe(2);
     expect(shape.stderr).toMatch(/^error: --network must be one of 4x6, 4x4/);

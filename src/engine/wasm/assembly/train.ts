@@ -14,6 +14,15 @@
  * Restarts: a game that lasted more than RESTART_MIN moves is followed by one started from the afterstate in
  * the middle of its path (the late game is seen more often); a chain of such games counts as one episode, and
  * only its first game, played from a fresh board, counts in the statistics.
+ *
+ * Stages: with two stages (setStages), boards whose largest rank is at least the late stage's rank are valued
+ * and taught by a second set of weights (and sums) right after the first; a game that reached the late stage is
+ * followed by up to `lateRestarts` games started from one of its late afterstates, chosen uniformly, before the
+ * restarts from the middle take over again: the boards where games are decided are seen many times over.
+ *
+ * Warm-up (setFrozen): the TD errors are gathered into TC's sums while the weights stay as they are, so a
+ * network read from a file (which keeps its weights but not its sums) gets learning rates that fit it before it
+ * learns again.
  */
 import {
   SCORE_LEFT, SCORE_RIGHT, emptyMask, fillMoveTables, maxRank, movedLeft, movedRight, rowsScore, transpose,
@@ -30,6 +39,7 @@ export const MAX_RESULTS: u32 = 4096;
 // Thread block layout (bytes from its start).
 const T_RNG: usize = 0; // u64
 const T_RESTART: usize = 8; // u64: the board the next game starts from (0: a fresh board)
+const T_LATE: usize = 16; // u32: late restarts left in the current chain
 const T_FEATURES: usize = 64; // u32 x FEATURES
 const T_RESULTS: usize = T_FEATURES + <usize>FEATURES * 4; // per finished episode: score u32, moves u32, max rank u32, u32 pad
 const T_PATH_BOARDS: usize = T_RESULTS + <usize>MAX_RESULTS * 16; // u64 x PATH_CAP
@@ -53,6 +63,37 @@ let step: f32 = <f32>(1.0 / 32);
 let lambda: f32 = 0.5;
 let block: usize = 0;
 let ready = false;
+/** Sets of weights (1 or 2) and the largest rank from which the second one values a board. */
+let stageCount: u32 = 1;
+let lateRank: u32 = 0;
+/** Games started from late afterstates after a fresh game reached the late stage. */
+let lateRestarts: u32 = 0;
+/** true: learn() gathers TC's sums and leaves the weights alone (the warm-up). */
+let frozen = false;
+
+/**
+ * Two stages (`count` 2, the second from largest rank `rank` on) or one (`count` 1). Call it before setup()
+ * in every instance, with the same arguments.
+ */
+export function setStages(count: u32, rank: u32): void {
+  stageCount = count == 2 ? 2 : 1;
+  lateRank = rank;
+}
+
+/** Late restarts per fresh game that reached the late stage (two stages only). */
+export function setLateRestarts(n: u32): void {
+  lateRestarts = n;
+}
+
+/** Warm-up on (the weights stay, TC's sums gather) or off. */
+export function setFrozen(on: bool): void {
+  frozen = on;
+}
+
+/** The stage that values board `b`: 0, or 1 when its largest rank has reached the late stage. */
+@inline function stageOf(b: u64): usize {
+  return stageCount > 1 && maxRank(b) >= lateRank ? 1 : 0;
+}
 
 function ensureMemory(end: usize): void {
   const have = <usize>memory.size() << 16;
@@ -76,14 +117,15 @@ export function setup(shapeId: i32, threadCount: u32, tc: bool, initial: f32, ow
   threads = threadCount;
   coherence = tc;
   count = weightCount(shape);
+  const all = count * <usize>stageCount;
   weights = (__heap_base + 63) & ~<usize>63;
-  errors = weights + (count << 2);
-  blocks = tc ? errors + (count << 3) : errors;
+  errors = weights + (all << 2);
+  blocks = tc ? errors + (all << 3) : errors;
   if (owner) {
     ensureMemory(blocks + <usize>threads * THREAD_BLOCK);
     const w = initial / <f32>FEATURES;
-    for (let i: usize = 0; i < count; i++) store<f32>(weights + (i << 2), w);
-    if (tc) memory.fill(errors, 0, count << 3);
+    for (let i: usize = 0; i < all; i++) store<f32>(weights + (i << 2), w);
+    if (tc) memory.fill(errors, 0, all << 3);
     memory.fill(blocks, 0, <usize>threads * THREAD_BLOCK);
   }
   return weights;
@@ -94,9 +136,9 @@ export function stopWord(): usize {
   return STOP;
 }
 
-/** Bytes of the weights (and of each of TC's sums, which follow them). */
+/** Bytes of the weights of every stage (TC's sums, twice as many bytes, follow them). */
 export function weightBytes(): usize {
-  return count << 2;
+  return (count * <usize>stageCount) << 2;
 }
 
 /** Address of thread `t`'s block. */
@@ -117,6 +159,7 @@ export function useThread(t: u32, seedLo: u32, seedHi: u32, reseed: bool): void 
     s = s ^ 0x9e3779b97f4a7c15;
     store<u64>(block + T_RNG, s == 0 ? 1 : s);
     store<u64>(block + T_RESTART, 0);
+    store<u32>(block + T_LATE, 0);
   }
 }
 
@@ -171,7 +214,7 @@ let chosenValue: f32 = 0;
   if (m != t) {
     const r = rowsScore(t, SCORE_LEFT);
     const a = transpose(m);
-    const value = evaluateF32(shape, a, weights);
+    const value = evaluateF32(shape, a, weights + (stageOf(a) * count << 2));
     best = <f32>r + value;
     found = true;
     chosenAfter = a;
@@ -182,7 +225,7 @@ let chosenValue: f32 = 0;
   if (m != t) {
     const r = rowsScore(t, SCORE_RIGHT);
     const a = transpose(m);
-    const value = evaluateF32(shape, a, weights);
+    const value = evaluateF32(shape, a, weights + (stageOf(a) * count << 2));
     const v = <f32>r + value;
     if (!found || v > best) {
       best = v;
@@ -195,7 +238,7 @@ let chosenValue: f32 = 0;
   m = movedLeft(b);
   if (m != b) {
     const r = rowsScore(b, SCORE_LEFT);
-    const value = evaluateF32(shape, m, weights);
+    const value = evaluateF32(shape, m, weights + (stageOf(m) * count << 2));
     const v = <f32>r + value;
     if (!found || v > best) {
       best = v;
@@ -208,7 +251,7 @@ let chosenValue: f32 = 0;
   m = movedRight(b);
   if (m != b) {
     const r = rowsScore(b, SCORE_RIGHT);
-    const value = evaluateF32(shape, m, weights);
+    const value = evaluateF32(shape, m, weights + (stageOf(m) * count << 2));
     if (!found || <f32>r + value > best) {
       found = true;
       chosenAfter = m;
@@ -225,26 +268,31 @@ let chosenValue: f32 = 0;
 function learn(b: u64, target: f32): void {
   const out = block + T_FEATURES;
   features(shape, b, out);
+  const stage = stageOf(b) * count;
+  const w = weights + (stage << 2);
   // The value now, summed in the order evaluateF32 sums (its images, then its halves).
   let value: f32 = 0;
-  for (let i: usize = 0; i < <usize>FEATURES; i++) value += load<f32>(weights + (<usize>load<u32>(out + (i << 2)) << 2));
+  for (let i: usize = 0; i < <usize>FEATURES; i++) value += load<f32>(w + (<usize>load<u32>(out + (i << 2)) << 2));
   const delta = step * (target - value);
   if (coherence) {
     const size = abs<f32>(delta);
+    const e = errors + (stage << 3);
     for (let i: usize = 0; i < <usize>FEATURES; i++) {
       const index = <usize>load<u32>(out + (i << 2));
-      const sums = errors + (index << 3);
+      const sums = e + (index << 3);
       const err = load<f32>(sums);
       const total = load<f32>(sums, 4);
-      const rate: f32 = total > 0 ? abs<f32>(err) / total : 1;
-      const at = weights + (index << 2);
-      store<f32>(at, load<f32>(at) + rate * delta);
+      if (!frozen) {
+        const rate: f32 = total > 0 ? abs<f32>(err) / total : 1;
+        const at = w + (index << 2);
+        store<f32>(at, load<f32>(at) + rate * delta);
+      }
       store<f32>(sums, err + delta);
       store<f32>(sums, total + size, 4);
     }
-  } else {
+  } else if (!frozen) {
     for (let i: usize = 0; i < <usize>FEATURES; i++) {
-      const at = weights + (<usize>load<u32>(out + (i << 2)) << 2);
+      const at = w + (<usize>load<u32>(out + (i << 2)) << 2);
       store<f32>(at, load<f32>(at) + delta);
     }
   }
@@ -317,21 +365,35 @@ export function train(episodes: u32): u32 {
     const fresh = restart == 0;
     let b = fresh ? spawn(spawn(0)) : spawn(restart);
     store<u64>(block + T_RESTART, 0);
+    if (fresh) store<u32>(block + T_LATE, lateRestarts);
     let length: u32 = 0;
     let gameMoves: u32 = 0;
     let score: u64 = 0;
+    // The first afterstate of the path in the late stage (-1: none yet).
+    let firstLate: i32 = -1;
     while (choose(b)) {
       if (learning) observe(chosenAfter, <f32>chosenReward, chosenValue);
-      // The path: afterstates only, for the restart from the middle (a very long game keeps its last part).
-      if (length == PATH_CAP) length = 0;
+      // The path: afterstates only, for the restarts (a very long game keeps its last part).
+      if (length == PATH_CAP) {
+        length = 0;
+        if (firstLate > 0) firstLate = 0;
+      }
       store<u64>(boards + (<usize>length << 3), chosenAfter);
+      if (firstLate < 0 && stageOf(chosenAfter) > 0) firstLate = <i32>length;
       length++;
       gameMoves++;
       score += chosenReward;
       b = spawn(chosenAfter);
     }
     moves += <f64>gameMoves;
-    if (restarts && gameMoves > RESTART_MIN) {
+    const lateLeft = load<u32>(block + T_LATE);
+    if (firstLate >= 0 && lateLeft > 0) {
+      // One of the late afterstates, uniformly: the stage where games are decided, again.
+      const span = <u64>(length - <u32>firstLate);
+      const k = <u32>firstLate + <u32>(((nextRandom() >> 32) * span) >> 32);
+      store<u64>(block + T_RESTART, load<u64>(boards + (<usize>k << 3)));
+      store<u32>(block + T_LATE, lateLeft - 1);
+    } else if (restarts && gameMoves > RESTART_MIN) {
       // The afterstate in the middle of the path (of what is left of it after a cut).
       store<u64>(block + T_RESTART, load<u64>(boards + (<usize>(length >> 1) << 3)));
     }
@@ -357,5 +419,6 @@ export function movesPlayed(): f64 {
 
 /** The value of a board (two u32 halves) under the trained weights. */
 export function value(lo: u32, hi: u32): f32 {
-  return evaluateF32(shape, <u64>lo | (<u64>hi << 32), weights);
+  const b = <u64>lo | (<u64>hi << 32);
+  return evaluateF32(shape, b, weights + (stageOf(b) * count << 2));
 }

@@ -1,0 +1,104 @@
+/**
+ * Where a training run starts from, so that every run on whatever machine adds to the same network:
+ * - a checkpoint (exact: f32 weights, TC's sums, each thread's random state and restart board, the counters);
+ * - a network file (the committed models/4x6.ntn: 16-bit weights, no TC sums — those are re-derived by a
+ *   warm-up that gathers the errors without moving the weights; the random state is new);
+ * - nothing (every weight at its initial value).
+ * Plain `npm run train` takes this machine's checkpoint when it is at least as far as the committed network,
+ * else the committed network: a fresh clone goes on from what was committed, a machine that kept its
+ * checkpoint goes on exactly (docs/cli.md, "train").
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { decodeNetwork, describeNetworkFile } from '../../engine/network/format';
+import type { Network } from '../../engine/network/format';
+import { UsageError } from '../args';
+import { readCheckpointHeader } from './checkpoint';
+import type { CheckpointHeader } from './checkpoint';
+
+/** The committed network of a shape (models/SHAPE.ntn in the repository): where a fresh machine goes on from. */
+export function committedNetworkFile(shape: string): string {
+  return fileURLToPath(new URL(`../../../models/${shape}.ntn`, import.meta.url));
+}
+
+interface CheckpointSource {
+  readonly kind: 'checkpoint';
+  readonly file: string;
+  readonly header: CheckpointHeader;
+  readonly dataOffset: number;
+  /** Why this one (printed). */
+  readonly why: string;
+}
+
+interface NetworkSource {
+  readonly kind: 'network';
+  readonly file: string;
+  readonly network: Network;
+  /** Its stages' ranks (stage s values boards whose largest rank is at least stages[s]). */
+  readonly stages: readonly number[];
+  readonly episodes: number;
+  readonly hours: number;
+  readonly why: string;
+}
+
+export type TrainingSource = CheckpointSource | NetworkSource | { readonly kind: 'fresh' };
+
+/** The stages a network file holds ([0] for a file of one stage). */
+export function stagesOf(network: Network): readonly number[] {
+  const stages = (network as Network & { readonly stages?: readonly number[] }).stages;
+  return stages !== undefined && stages.length > 0 ? stages : [0];
+}
+
+function readNetworkSource(file: string, why: string): NetworkSource {
+  let network: Network;
+  try {
+    network = decodeNetwork(readFileSync(file));
+  } catch (error) {
+    throw new UsageError(`${file}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const numberOf = (key: string): number => (typeof network.metadata[key] === 'number' ? (network.metadata[key] as number) : 0);
+  return { kind: 'network', file, network, stages: stagesOf(network), episodes: numberOf('episodes'), hours: numberOf('hours'), why };
+}
+
+function readCheckpointSource(file: string, why: string): CheckpointSource {
+  const { header, dataOffset } = readCheckpointHeader(file);
+  return { kind: 'checkpoint', file, header, dataOffset, why };
+}
+
+/** Episodes a network file says it was trained for (its header only; -1 when it cannot be read). */
+function committedEpisodes(file: string): number {
+  try {
+    const episodes = describeNetworkFile(readFileSync(file)).metadata.episodes;
+    return typeof episodes === 'number' ? episodes : -1;
+  } catch {
+    return -1;
+  }
+}
+
+export interface SourceChoice {
+  readonly resume: string | undefined;
+  readonly from: string | undefined;
+  readonly checkpoint: string;
+  readonly shape: string;
+  /** --fresh: start from initial weights whatever there is to go on from. */
+  readonly fresh: boolean;
+  /** The committed network to go on from when this machine has no checkpoint as far (committedNetworkFile). */
+  readonly committed: string;
+}
+
+/** The source of a run: --resume, --from, else this machine's checkpoint or the committed network (the further one). */
+export function chooseSource(choice: SourceChoice): TrainingSource {
+  if (choice.resume !== undefined) return readCheckpointSource(choice.resume, '--resume');
+  if (choice.from !== undefined) return readNetworkSource(choice.from, '--from');
+  if (choice.fresh) return { kind: 'fresh' };
+  const { committed } = choice;
+  const hasCommitted = existsSync(committed);
+  if (existsSync(choice.checkpoint)) {
+    const checkpoint = readCheckpointSource(choice.checkpoint, 'this machine\'s checkpoint, at least as far as the committed network');
+    const ahead = !hasCommitted || checkpoint.header.episodes >= committedEpisodes(committed);
+    if (checkpoint.header.shape === choice.shape && ahead) return checkpoint;
+    if (hasCommitted) return readNetworkSource(committed, `the committed network; this machine's checkpoint ${choice.checkpoint} is behind it`);
+  }
+  if (hasCommitted) return readNetworkSource(committed, 'the committed network; no checkpoint on this machine');
+  return { kind: 'fresh' };
+}
