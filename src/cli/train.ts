@@ -8,7 +8,7 @@
  * beside it (docs: engine.md, "The learned evaluation"; docs/cli.md, "train").
  */
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { deflateSync } from 'node:zlib';
 import { encodeNetwork, quantise } from '../engine/network/format';
@@ -17,7 +17,7 @@ import { SHAPE_NAMES, shapeId, weightCount } from '../engine/network/shapes';
 import type { ShapeName } from '../engine/network/shapes';
 import { UsageError, parseCommandLine, runCli } from './args';
 import { THREAD_STATE_BYTES, readIntoMemory, writeCheckpoint } from './train/checkpoint';
-import { chooseSource, committedNetworkFile } from './train/source';
+import { chooseSource, committedNetworkFile, defaultTrainingDir } from './train/source';
 import type { TrainingSource } from './train/source';
 import type { CheckpointHeader } from './train/checkpoint';
 import { instantiateTrainer } from './train/protocol';
@@ -40,7 +40,8 @@ from this machine's checkpoint (FILE.ckpt) or from the committed network (models
 further, and says which.
 
 Options:
-  --out FILE            the network file to write at every checkpoint and at the end (default .train/SHAPE.ntn)
+  --out FILE            the network file to write at every checkpoint and at the end (default
+                        ~/.cache/2048-autopilot/train/SHAPE.ntn: outside the checkout, kept by the machine)
   --network SHAPE       4x6 (default: four 6-cell tuples, 256 MiB of f32 a stage) | 4x4 (a tiny network, for tests)
   --episodes N          train until N episodes in all, those trained before included (default: 100000 from
                         scratch; going on, until stopped)
@@ -126,7 +127,7 @@ function parseOptions(argv: readonly string[]): TrainOptions {
   const given = [args.has('resume'), args.has('from'), args.flag('fresh')].filter(Boolean).length;
   if (given > 1) throw new UsageError('give one of --resume, --from and --fresh');
   let shape = args.choice<ShapeName>('network', SHAPE_NAMES, '4x6');
-  const out = args.string('out') ?? `.train/${shape}.ntn`;
+  const out = args.string('out') ?? join(defaultTrainingDir(), `${shape}.ntn`);
   const checkpoint = args.string('checkpoint') ?? `${out}.ckpt`;
   const source = chooseSource({ resume: args.string('resume'), from: args.string('from'), checkpoint, shape, fresh: args.flag('fresh'), committed: committedNetworkFile(shape) });
   let coherence = args.choice('rate', ['tc', 'fixed'], 'tc') === 'tc';

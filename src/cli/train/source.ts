@@ -9,12 +9,22 @@
  * checkpoint goes on exactly (docs/cli.md, "train").
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decodeNetwork, describeNetworkFile } from '../../engine/network/format';
 import type { Network } from '../../engine/network/format';
 import { UsageError } from '../args';
 import { readCheckpointHeader } from './checkpoint';
 import type { CheckpointHeader } from './checkpoint';
+
+/**
+ * Where plain runs keep their network and checkpoint: the user's cache (XDG_CACHE_HOME or ~/.cache), outside
+ * the work tree, so a checkout laid anew on the same machine still finds the exact checkpoint.
+ */
+export function defaultTrainingDir(): string {
+  return join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), '2048-autopilot', 'train');
+}
 
 /** The committed network of a shape (models/SHAPE.ntn in the repository): where a fresh machine goes on from. */
 export function committedNetworkFile(shape: string): string {
