@@ -323,7 +323,7 @@ async function train(options: TrainOptions, command: string): Promise<void> {
     const now = performance.now();
     if (now - lastProgress >= options.progressMs) {
       const elapsed = (now - lastProgress) / 1000;
-      process.stdout.write(`${formatProgress({ episodes, target, episodesPerSecond: windowEpisodes / elapsed, movesPerSecond: windowMoves / elapsed, threads: settings.threads, recent, seconds: before.seconds + (now - runStart) / 1000 })}\n`);
+      process.stdout.write(`${formatProgress({ episodes, target: target >= MAX_EPISODES ? undefined : target, episodesPerSecond: windowEpisodes / elapsed, movesPerSecond: windowMoves / elapsed, threads: settings.threads, recent, seconds: before.seconds + (now - runStart) / 1000 })}\n`);
       lastProgress = now;
       windowEpisodes = 0;
       windowMoves = 0;

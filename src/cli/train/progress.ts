@@ -56,7 +56,8 @@ export class RecentGames {
 
 export interface ProgressFigures {
   readonly episodes: number;
-  readonly target: number;
+  /** Episodes to train to; undefined: until stopped (no share, no ETA). */
+  readonly target: number | undefined;
   readonly episodesPerSecond: number;
   readonly movesPerSecond: number;
   readonly threads: number;
@@ -76,14 +77,18 @@ function formatDuration(seconds: number): string {
 }
 
 export function formatProgress(p: ProgressFigures): string {
-  const share = p.target > 0 ? Math.min(1, p.episodes / p.target) : 1;
   const rates = RATE_RANKS.map((rank) => `${2 ** rank} ${(p.recent.rate(rank) * 100).toFixed(1)}%`).join(' ');
-  const eta = p.episodesPerSecond > 0 ? (p.target - p.episodes) / p.episodesPerSecond : Infinity;
+  const { target } = p;
+  const count =
+    target === undefined
+      ? `${formatNumber(p.episodes)} episodes`
+      : `${formatNumber(p.episodes)}/${formatNumber(target)} episodes (${((target > 0 ? Math.min(1, p.episodes / target) : 1) * 100).toFixed(1)}%)`;
+  const eta = target !== undefined && p.episodesPerSecond > 0 ? (target - p.episodes) / p.episodesPerSecond : Infinity;
   return [
-    `[${formatDuration(p.seconds)}] ${formatNumber(p.episodes)}/${formatNumber(p.target)} episodes (${(share * 100).toFixed(1)}%)`,
+    `[${formatDuration(p.seconds)}] ${count}`,
     `${formatNumber(p.episodesPerSecond, 1)} ep/s`,
     `${(p.movesPerSecond / 1e6).toFixed(2)} M moves/s (${(p.movesPerSecond / p.threads / 1e6).toFixed(2)} M/thread)`,
     `last ${formatNumber(p.recent.count)}: mean ${formatNumber(p.recent.meanScore())}, ${rates}`,
-    `ETA ${formatDuration(eta)}`,
+    ...(target === undefined ? ['until stopped (Ctrl-C)'] : [`ETA ${formatDuration(eta)}`]),
   ].join(' · ');
 }
