@@ -7,8 +7,9 @@
  * tests/e2e/package.test.ts holds the packages to, and every `npm run` a page shows exists.
  */
 import { describe, expect, it } from 'vitest';
-import { FIREFOX_MIN_VERSION } from '../../../build/firefox-manifest';
-import { fold, prose, readRepoFile, tables } from './pages';
+import { FIREFOX_MIN_VERSION, firefoxManifest } from '../../../build/firefox-manifest';
+import type { ManifestLike } from '../../../build/firefox-manifest';
+import { codeSpans, fold, prose, readRepoFile, tables } from './pages';
 
 const readme = readRepoFile('README.md');
 const benchmarks = readRepoFile('docs/benchmarks.md');
@@ -102,6 +103,14 @@ describe('what the pages state of the builds', () => {
     expect(text, `README.md must say "Chrome ${manifest.minimum_chrome_version} or newer" (manifest.json minimum_chrome_version)`).toContain(`Chrome ${manifest.minimum_chrome_version} or newer`);
     const firefox = FIREFOX_MIN_VERSION.replace(/\.0$/, '');
     expect(text, `README.md must say "Firefox ${firefox} or newer" (build/firefox-manifest.ts FIREFOX_MIN_VERSION)`).toContain(`Firefox ${firefox} or newer`);
+  });
+
+  it('docs/permissions.md names the permissions the Firefox build leaves out (build/firefox-manifest.ts)', () => {
+    const manifest = JSON.parse(readRepoFile('manifest.json')) as ManifestLike;
+    const kept = new Set(firefoxManifest(manifest).permissions);
+    const dropped = (manifest.permissions ?? []).filter((permission) => !kept.has(permission));
+    const sentence = /The Firefox build asks for the same minus ([^.]*?)(?:, the Chrome-only|\.)/.exec(fold(readRepoFile('docs/permissions.md')))?.[1] ?? '';
+    expect(codeSpans(sentence).sort(), `docs/permissions.md must say "The Firefox build asks for the same minus ${dropped.map((p) => `\`${p}\``).join(' and ')}"`).toEqual(dropped.sort());
   });
 
   it('the package limit a page states is the one the packages are held to (tests/e2e/package.test.ts)', () => {

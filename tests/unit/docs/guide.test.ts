@@ -7,8 +7,10 @@
  */
 import { JSDOM } from 'jsdom';
 import { describe, expect, it } from 'vitest';
+import { GRADES, GRADE_SCALE, GRADE_THRESHOLDS, NETWORK_GRADE_SCALE } from '../../../src/coach/grade';
+import type { Evaluation, StrategyName } from '../../../src/engine/types';
 import { STATUS_CODES, READ_FAILURES } from '../../../src/shared/status-message';
-import { fold, localeMessages, quoted, readRepoFile, section } from './pages';
+import { fold, localeMessages, quoted, readRepoFile, section, tables } from './pages';
 
 const messages = localeMessages();
 const guide = readRepoFile('docs/guide.md');
@@ -51,5 +53,39 @@ describe("docs/guide.md, in the popup's words", () => {
       missing.map((key) => `${key}: "${quoted(messages[key])}"`),
       'docs/guide.md, "Troubleshooting": quote each of these messages as the popup shows it ($1… written "…") and say what to do',
     ).toEqual([]);
+  });
+
+  it("gives the coach's grade thresholds as the coach applies them, for every strategy and evaluation it grades", () => {
+    // The grade table's columns, and the (strategy, evaluation) pairs each stands for.
+    const columns: Record<string, [StrategyName, Evaluation][]> = {
+      'Expectimax or Greedy, with the heuristic': [
+        ['expectimax', 'heuristic'],
+        ['greedy', 'heuristic'],
+        ['network', 'heuristic'],
+      ],
+      'Expectimax with the learned network': [['expectimax', 'network']],
+      [messages.strategy_network]: [['network', 'network']],
+      [messages.strategy_montecarlo]: [['montecarlo', 'heuristic']],
+      [messages.strategy_minimax]: [['minimax', 'heuristic']],
+    };
+    const scaleOf = ([strategy, evaluation]: [StrategyName, Evaluation]): number | undefined => (evaluation === 'network' ? NETWORK_GRADE_SCALE : GRADE_SCALE)[strategy];
+    const graded = [
+      ...Object.keys(GRADE_SCALE).map((strategy) => `${strategy} heuristic`),
+      ...Object.keys(NETWORK_GRADE_SCALE).map((strategy) => `${strategy} network`),
+    ];
+    const covered = Object.values(columns).flatMap((pairs) => pairs.map((pair) => pair.join(' ')));
+    expect(graded.filter((pair) => !covered.includes(pair)), 'the coach grades strategies docs/guide.md\'s grade table has no column for (src/coach/grade.ts): update docs/guide.md, "Coach mode"').toEqual([]);
+    const table = tables(section('docs/guide.md', guide, 'Coach mode')).find((t) => t.header[0] === 'grade');
+    expect(table?.header.slice(1), 'docs/guide.md, "Coach mode": the grade table\'s columns').toEqual(Object.keys(columns));
+    expect(table?.rows.map((row) => row[0]), 'docs/guide.md, "Coach mode": one row per grade, by its label').toEqual(GRADES.map((grade) => messages[`grade_${grade}`]));
+    const percent = (cell: string): number => Number(/(\d+(?:\.\d+)?) %/.exec(cell)?.[1]);
+    for (const [i, pairs] of Object.values(columns).entries()) {
+      const scales = new Set(pairs.map(scaleOf));
+      expect(scales.size, `src/coach/grade.ts grades ${pairs.map((p) => p.join(' with ')).join(', ')} on different scales: split that column of docs/guide.md`).toBe(1);
+      const scale = [...scales][0] ?? NaN;
+      const column = (table?.rows ?? []).map((row) => row[i + 1]);
+      const expected = [GRADE_THRESHOLDS.good, GRADE_THRESHOLDS.inaccuracy, GRADE_THRESHOLDS.mistake, GRADE_THRESHOLDS.mistake].map((t) => Math.round(t * scale * 1000) / 10);
+      expect(column.slice(1).map(percent), `docs/guide.md, "Coach mode": the thresholds of "${table?.header[i + 1]}" (src/coach/grade.ts: scale ${scale})`).toEqual(expected);
+    }
   });
 });
