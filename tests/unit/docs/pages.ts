@@ -33,7 +33,7 @@ export function section(page: string, markdown: string, title: string): string {
 }
 
 /** The cells of a table row ("| a | b\\|c |" → ["a", "b|c"]). */
-export function cells(row: string): string[] {
+function cells(row: string): string[] {
   return row
     .trim()
     .replace(/^\|/, '')
