@@ -2,13 +2,11 @@
  * docs/cli.md's options tables against the commands' argument definitions: every `const OPTIONS = {…}` of
  * src/cli/*.ts (the specs `parseCommandLine` is given, spreads of shared specs followed into their modules),
  * read with the TypeScript parser, since the command files run as they are imported. Each table row names an
- * option and the commands that take it; an option added to, or removed from, a command fails here until
- * docs/cli.md says so.
+ * option and the commands that take it (tests/unit/docs/sources.test.ts compares the two).
  */
 import { readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import ts from 'typescript';
-import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../support/common';
 import { codeSpans, readRepoFile, tables } from './pages';
 
@@ -64,7 +62,7 @@ function optionNames(file: string, name: string): string[] {
 }
 
 /** command → its options, for every src/cli/<command>.ts that defines OPTIONS. */
-function commandOptions(): Map<string, string[]> {
+export function commandOptions(): Map<string, string[]> {
   const commands = new Map<string, string[]>();
   for (const entry of readdirSync(resolve(REPO_ROOT, CLI_DIR))) {
     if (!entry.endsWith('.ts')) continue;
@@ -75,7 +73,7 @@ function commandOptions(): Map<string, string[]> {
 }
 
 /** "option in command" pairs docs/cli.md states: rows of every table whose columns are option | commands | …. */
-function documentedPairs(): Set<string> {
+export function documentedPairs(): Set<string> {
   const pairs = new Set<string>();
   for (const table of tables(readRepoFile('docs/cli.md'))) {
     if (table.header[0] !== 'option' || table.header[1] !== 'commands') continue;
@@ -87,27 +85,3 @@ function documentedPairs(): Set<string> {
   }
   return pairs;
 }
-
-describe("docs/cli.md's options tables", () => {
-  const commands = commandOptions();
-
-  it('reads the commands from the sources: play, solve, bench and train at least', () => {
-    for (const command of ['play', 'solve', 'bench', 'train']) expect([...commands.keys()]).toContain(command);
-    expect(commands.get('solve')).toEqual(expect.arrayContaining(['board', 'rows', 'cols', 'strategy', 'time-ms', 'json']));
-  });
-
-  it('name every option of every command, and no option a command does not take', () => {
-    const inCode = new Set([...commands].flatMap(([command, options]) => options.map((option) => `--${option} in ${command}`)));
-    const documented = documentedPairs();
-    const undocumented = [...inCode].filter((pair) => !documented.has(pair)).sort();
-    const stale = [...documented].filter((pair) => !inCode.has(pair)).sort();
-    expect(undocumented, `options the commands take that docs/cli.md does not list (add them to its tables, "commands" column): ${undocumented.join('; ')}`).toEqual([]);
-    expect(stale, `docs/cli.md lists options the commands do not take (src/cli/<command>.ts OPTIONS): ${stale.join('; ')}`).toEqual([]);
-  });
-
-  it('documents every command that has options under a heading of its own', () => {
-    const cli = readRepoFile('docs/cli.md');
-    const missing = [...commands.keys()].filter((command) => !new RegExp(`^## ${command}\\b`, 'm').test(cli));
-    expect(missing, `docs/cli.md has no section "## <command>" for: ${missing.join(', ')}`).toEqual([]);
-  });
-});

@@ -6,12 +6,12 @@
  * function that makes a per-tab key (`[statusKey(tabId)]` → `status:<tabId>`), or a spread of an object
  * built elsewhere in the file (followed to that object, or to the arguments the function is called with).
  * A write whose keys the scan cannot read fails, so nothing slips past. The area (storage.local or
- * storage.session) is told by the receiver's name. PRIVACY.md's list of keys must name each key with its area.
+ * storage.session) is told by the receiver's name (tests/unit/docs/sources.test.ts compares them with
+ * PRIVACY.md's list of keys).
  */
 import { readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import ts from 'typescript';
-import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../support/common';
 import { codeSpans, readRepoFile, section } from './pages';
 
@@ -25,7 +25,7 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-const files = sourceFiles('src').map((path) => ({ path, source: ts.createSourceFile(path, readRepoFile(path), ts.ScriptTarget.ES2022, true) }));
+export const files = sourceFiles('src').map((path) => ({ path, source: ts.createSourceFile(path, readRepoFile(path), ts.ScriptTarget.ES2022, true) }));
 
 function walk(node: ts.Node, visit: (node: ts.Node) => void): void {
   visit(node);
@@ -130,7 +130,7 @@ function areaOf(receiver: ts.Expression, path: string): Area {
 }
 
 /** Every key the code writes, with its area: "storage.local settings", "storage.session status:<tabId>". */
-function writtenKeys(): Set<string> {
+export function writtenKeys(): Set<string> {
   const keys = new Set<string>();
   for (const context of files) {
     walk(context.source, (node) => {
@@ -152,7 +152,7 @@ function writtenKeys(): Set<string> {
 }
 
 /** "storage.local settings": the keys PRIVACY.md lists, one item each: "- `key` in `storage.local`: what". */
-function listedKeys(): Set<string> {
+export function listedKeys(): Set<string> {
   const items = section('PRIVACY.md', readRepoFile('PRIVACY.md'), 'The storage keys')
     .split('\n')
     .filter((line) => line.startsWith('- '));
@@ -165,28 +165,3 @@ function listedKeys(): Set<string> {
     }),
   );
 }
-
-describe("PRIVACY.md's list of what is kept", () => {
-  const written = writtenKeys();
-
-  it('the scan finds the writes it must (settings, the history, the run statuses)', () => {
-    expect(written).toContain('storage.local settings');
-    expect(written).toContain('storage.local games');
-    expect(written).toContain('storage.session status:<tabId>');
-    expect(written.size).toBeGreaterThanOrEqual(10);
-  });
-
-  it('names every key the code writes, in its storage area, and no key the code does not write', () => {
-    const listed = listedKeys();
-    const unlisted = [...written].filter((key) => !listed.has(key)).sort();
-    const stale = [...listed].filter((key) => !written.has(key)).sort();
-    expect(unlisted, `keys the extension writes that PRIVACY.md does not list (add an item to its "The storage keys" and say in plain words, in "What it keeps, and where", what it keeps): ${unlisted.join('; ')}`).toEqual([]);
-    expect(stale, `PRIVACY.md lists keys the code no longer writes (remove them from PRIVACY.md): ${stale.join('; ')}`).toEqual([]);
-  });
-
-  it('nothing is kept outside the extension storage (no cookies, no IndexedDB, no web storage, no caches)', () => {
-    const other = /\b(localStorage|sessionStorage)\.setItem\b|\bindexedDB\.open\b|\bdocument\.cookie\s*=|\bcaches\.open\b|\bstorage\.sync\b/;
-    const found = files.filter(({ source }) => other.test(source.getFullText())).map(({ path }) => relative('.', path));
-    expect(found, 'src/ keeps data somewhere PRIVACY.md says it does not: update PRIVACY.md ("Nothing else") or the code').toEqual([]);
-  });
-});
