@@ -5,8 +5,9 @@
  *
  * - the short description is the manifest's (`extDescription` of public/_locales/<lang>), which the Chrome
  *   Web Store shows as the summary (at most 132 characters);
- * - the long description names the strategies by their labels in that language and the keyboard
- *   shortcuts as the manifest suggests them, with the commands' own descriptions;
+ * - the long description names the strategies by their labels in that language (the registry's first, the
+ *   default, as the solver) and the keyboard shortcuts as the manifest suggests them, with the commands' own
+ *   descriptions; tests/unit/docs/store.test.ts checks that it names every feature shipped;
  * - every permission the two builds ask for (manifest.json, build/firefox-manifest.ts) has its
  *   one-sentence justification here, or the listing cannot be made.
  *
@@ -34,7 +35,7 @@ const COMMAND_ORDER = ['toggle-solve', 'step', '_execute_action', 'open-panel'] 
 
 interface Words {
   readonly intro: string;
-  readonly bullets: (strategies: string, shortcuts: string) => readonly string[];
+  readonly bullets: (main: string, strategies: string, shortcuts: string) => readonly string[];
   readonly privacy: string;
   readonly openSource: string;
   readonly tagline: string;
@@ -48,8 +49,8 @@ const WORDS: Record<StoreLanguage, Words> = {
   en: {
     intro:
       '2048 Autopilot plays 2048 by itself on the page you already play on: play2048.co, the classic game and its clones. Open a game, click the icon, press Solve, and watch it reach 2048 and far beyond. Or turn on the coach and play yourself, with the best move pointed out.',
-    bullets: (strategies, shortcuts) => [
-      'A strong solver: an expectimax search compiled to WebAssembly, thinking in the background so the page never stutters. Other strategies to compare it with: ' + strategies + '.',
+    bullets: (main, strategies, shortcuts) => [
+      'A strong solver: ' + main + ', a search compiled to WebAssembly that thinks in the background, so the page never stutters. It values positions with the learned network, trained by self-play and shipped inside the extension: nothing is downloaded. Other strategies to compare it with: ' + strategies + '.',
       'Solve, Stop, Step (one move) and Hint (the best move and the value of every move, without playing it). A key you press yourself pauses the autopilot at once.',
       'The side panel stays open beside the game: live charts of the score, the think time and the search depth; every game kept, with filters, a summary per strategy, export to JSON or CSV, and a replay of any game move by move.',
       'Coach mode: you play with your own keys; an arrow on the board shows the best move, each of your moves gets a grade (best, good, inaccuracy, mistake, blunder) and your game an accuracy.',
@@ -70,8 +71,8 @@ const WORDS: Record<StoreLanguage, Words> = {
   de: {
     intro:
       '2048 Autopilot spielt 2048 von selbst auf der Seite, auf der Sie ohnehin spielen: play2048.co, das klassische Spiel und seine Nachbauten. Spiel öffnen, auf das Symbol klicken, Lösen drücken – und zusehen, wie er 2048 erreicht und weit darüber hinaus. Oder schalten Sie den Trainer ein und spielen Sie selbst, mit dem besten Zug vor Augen.',
-    bullets: (strategies, shortcuts) => [
-      'Ein starker Löser: eine Expectimax-Suche in WebAssembly, die im Hintergrund rechnet, sodass die Seite nie ruckelt. Weitere Strategien zum Vergleich: ' + strategies + '.',
+    bullets: (main, strategies, shortcuts) => [
+      'Ein starker Löser: ' + main + ', eine Suche in WebAssembly, die im Hintergrund rechnet, sodass die Seite nie ruckelt. Die Stellungen bewertet das gelernte Netz, durch Selbstspiel trainiert und in der Erweiterung enthalten: nichts wird heruntergeladen. Weitere Strategien zum Vergleich: ' + strategies + '.',
       'Lösen, Stopp, Zug (ein einzelner Zug) und Tipp (der beste Zug und der Wert jedes Zuges, ohne ihn zu spielen). Eine Taste, die Sie selbst drücken, pausiert den Autopiloten sofort.',
       'Die Seitenleiste bleibt neben dem Spiel offen: Live-Diagramme von Punktzahl, Rechenzeit und Suchtiefe; jede Partie gespeichert, mit Filtern, einer Übersicht je Strategie, Export als JSON oder CSV und der Wiedergabe jeder Partie Zug für Zug.',
       'Trainer-Modus: Sie spielen mit Ihren eigenen Tasten; ein Pfeil auf dem Spielfeld zeigt den besten Zug, jeder Ihrer Züge wird bewertet (bester, guter, Ungenauigkeit, Fehler, grober Fehler) und Ihre Partie erhält eine Genauigkeit.',
@@ -135,15 +136,15 @@ export function shortDescription(sources: ListingSources): string {
 /** The long description, plain text (both stores take it; bullets as "•" lines). */
 export function longDescription(language: StoreLanguage, sources: ListingSources): string {
   const w = WORDS[language];
-  const strategies = STRATEGY_NAMES.filter((name) => name !== 'expectimax')
-    .map((name) => message(sources, `strategy_${name}`))
-    .join(', ');
+  const [first, ...others] = STRATEGY_NAMES;
+  const main = message(sources, `strategy_${first}`);
+  const strategies = others.map((name) => message(sources, `strategy_${name}`)).join(', ');
   const commandKeys: Record<string, string> = { 'toggle-solve': 'cmdSolve', step: 'cmdStep', _execute_action: 'cmdPopup', 'open-panel': 'cmdPanel' };
   const shortcuts = COMMAND_ORDER.map((command) => {
     const keys = shortcutKeys(sources.commands[command]?.suggested_key?.default).join('+');
     return `${keys} ${message(sources, commandKeys[command]).replace(/^./, (c) => c.toLowerCase())}`;
   }).join('; ');
-  return [w.intro, '', ...w.bullets(strategies, shortcuts).map((line) => `• ${line}`), '', w.privacy, '', w.openSource, ''].join('\n');
+  return [w.intro, '', ...w.bullets(main, strategies, shortcuts).map((line) => `• ${line}`), '', w.privacy, '', w.openSource, ''].join('\n');
 }
 
 /** The words of the listing as files under store/ (path → content): what `npm run store-assets` writes. */
