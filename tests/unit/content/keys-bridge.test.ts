@@ -8,10 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { JSDOM } from 'jsdom';
 import { createHmac } from 'node:crypto';
 import { runInNewContext } from 'node:vm';
-import { createPageBridge, verifyDetail } from '../../../src/content/bridge';
+import { bridgeEventName, createPageBridge, verifyDetail } from '../../../src/content/bridge';
 import { hmacSha256Hex } from '../../../src/content/hmac';
 import { EditableFocusError, dispatchMoveKey, focusedEditable, moveKeyInit } from '../../../src/content/keys';
-import { channelName, makeToken } from '../../../src/shared/bridge-protocol';
+import { makeToken } from '../../../src/shared/bridge-protocol';
 import type { BridgeKeys } from '../../../src/shared/bridge-protocol';
 import { mainWorldAgent } from '../../../src/page/main-world';
 import type { AgentHooks } from '../../../src/page/main-world';
@@ -163,14 +163,19 @@ function injectedAgent(): typeof mainWorldAgent {
   return runInNewContext(`(${mainWorldAgent.toString()})`, {}) as typeof mainWorldAgent;
 }
 
+/** The page's module scripts, as its resource timeline would list them had it run them all. */
+function allRan(win: Window): { name: string; initiatorType: string }[] {
+  return Array.from(win.document.querySelectorAll('script[src]'), (s) => ({ name: (s as HTMLScriptElement).src, initiatorType: 'script' }));
+}
+
 function install(win: Window, k: BridgeKeys, hooks: Omit<AgentHooks, 'win'> = {}): boolean {
-  return injectedAgent()(k.secret, k.channel, { win, ...hooks });
+  return injectedAgent()(k.secret, k.channel, { win, resources: () => allRan(win), ...hooks });
 }
 
 /** Every `detail` the agent sends on the channel, as the page could see it. */
 function recordToContent(win: Window, k: BridgeKeys): string[] {
   const seen: string[] = [];
-  win.addEventListener(channelName(k.channel, 'to-content'), (e) => seen.push(String((e as CustomEvent).detail)));
+  win.addEventListener(bridgeEventName(k.secret, 'to-content', 'http://127.0.0.1'), (e) => seen.push(String((e as CustomEvent).detail)));
   return seen;
 }
 
@@ -233,7 +238,7 @@ describe('main-world bridge', () => {
     bridge.on('store/state', (p) => pushes.push(p));
     install(win, k);
     expect(await bridge.connect(200)).toBe(true);
-    const toContent = channelName(k.channel, 'to-content');
+    const toContent = bridgeEventName(k.secret, 'to-content', 'http://127.0.0.1');
     const forge = (detail: unknown): void => {
       win.dispatchEvent(new win.CustomEvent(toContent, { detail }));
     };
@@ -262,7 +267,7 @@ describe('main-world bridge', () => {
     install(win, k);
     let keysSeen = 0;
     win.document.addEventListener('keydown', () => keysSeen++);
-    const toPage = channelName(k.channel, 'to-page');
+    const toPage = bridgeEventName(k.secret, 'to-page', 'http://127.0.0.1');
     for (const detail of ['1:key:sideways', '2:eval:alert(1)', 'x:key:left', '3', { id: 4 }, `${'9'.repeat(20)}:key:left`]) {
       win.dispatchEvent(new win.CustomEvent(toPage, { detail }));
     }
@@ -328,7 +333,7 @@ describe('main-world bridge', () => {
     };
     const added: string[] = [];
     const removed: string[] = [];
-    const toPage = channelName(k.channel, 'to-page');
+    const toPage = bridgeEventName(k.secret, 'to-page', 'http://127.0.0.1');
     const realAdd = win.EventTarget.prototype.addEventListener;
     const realRemove = win.EventTarget.prototype.removeEventListener;
     win.EventTarget.prototype.addEventListener = function (this: EventTarget, type: string, ...rest: unknown[]) {
@@ -452,7 +457,7 @@ describe('main-world bridge', () => {
     const store = { subscribe: (cb: (g: unknown) => void) => listeners.push(cb), move() {}, sanitize() {} };
     install(win, k, { importModule: async () => ({ store }) });
     return (async () => {
-      win.dispatchEvent(new win.CustomEvent(channelName(k.channel, 'to-page'), { detail: '1:store/find:' }));
+      win.dispatchEvent(new win.CustomEvent(bridgeEventName(k.secret, 'to-page', 'http://127.0.0.1'), { detail: '1:store/find:' }));
       await new Promise((r) => setTimeout(r, 10));
       const before = seen.length;
       for (const game of [
