@@ -475,3 +475,73 @@ describe('main-world bridge', () => {
     })();
   });
 });
+
+describe('nothing on the page that names the extension', () => {
+  /** Every event type listened for or dispatched on `win` from now on. */
+  function traceEventNames(win: Window & typeof globalThis): Set<string> {
+    const names = new Set<string>();
+    const proto = win.EventTarget.prototype;
+    const add = proto.addEventListener;
+    const fire = proto.dispatchEvent;
+    proto.addEventListener = function (this: EventTarget, type: string, ...rest: unknown[]) {
+      names.add(type);
+      return Reflect.apply(add, this, [type, ...rest]) as void;
+    } as typeof add;
+    proto.dispatchEvent = function (this: EventTarget, event: Event) {
+      names.add(event.type);
+      return Reflect.apply(fire, this, [event]) as boolean;
+    };
+    return names;
+  }
+
+  it('the names of its events on two pages of two sites: 32 hex digits, no fixed text, nothing in common', async () => {
+    const seen: string[][] = [];
+    for (const url of ['http://127.0.0.1/', 'http://localhost:8080/game/']) {
+      const win = new JSDOM('<!DOCTYPE html><html><body></body></html>', { url }).window as unknown as Window & typeof globalThis;
+      const names = traceEventNames(win);
+      const k = keys();
+      const bridge = createPageBridge(win, k);
+      expect(install(win, k)).toBe(true);
+      expect(await bridge.connect(500)).toBe(true);
+      await bridge.request('key', { direction: 'up' });
+      bridge.dispose();
+      const ours = [...names].filter((n) => n !== 'keydown' && n !== 'keyup');
+      expect(ours.length).toBe(2);
+      for (const name of ours) {
+        expect(name).toMatch(/^[0-9a-f]{32}$/);
+        expect(name).not.toMatch(/2048|autopilot/i);
+      }
+      seen.push(ours);
+    }
+    // No name, and no piece of six characters of one, appears on the other site.
+    const pieces = (name: string): string[] => Array.from({ length: name.length - 5 }, (_, i) => name.slice(i, i + 6));
+    for (const name of seen[0]) for (const piece of pieces(name)) expect(seen[1].some((other) => other.includes(piece))).toBe(false);
+  });
+
+  it('imports only module scripts of the page’s own origin that the page ran (a planted one is never fetched)', async () => {
+    const win = freshWindow(
+      '<script type="module" src="/assets/planted.js"></script><script type="module" src="https://cdn.example/x.js"></script><script type="module" src="/assets/index.js"></script>',
+    );
+    const k = keys();
+    const { store } = fakeStore();
+    const imported: string[] = [];
+    const ran = [
+      { name: 'https://cdn.example/x.js', initiatorType: 'script' },
+      { name: 'http://127.0.0.1/assets/index.js', initiatorType: 'script' },
+      // Fetched, but not as a script.
+      { name: 'http://127.0.0.1/assets/planted.js', initiatorType: 'fetch' },
+    ];
+    const bridge = createPageBridge(win, k);
+    install(win, k, {
+      resources: () => ran,
+      importModule: async (url) => {
+        imported.push(url);
+        return url.endsWith('/index.js') ? { g: store } : { nothing: true };
+      },
+    });
+    const found = await bridge.request<{ found: boolean }>('store/find');
+    expect(found.found).toBe(true);
+    expect(imported).toEqual(['http://127.0.0.1/assets/index.js']);
+    bridge.dispose();
+  });
+});
