@@ -90,16 +90,18 @@ export function askEarlierScripts(win: Window, key: string | undefined, waitMs =
   const names = handoverEventNames(key, originOf(win));
   const nonce = makeToken(NONCE_LENGTH);
   return new Promise((resolve) => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    let done = false;
     const finish = (answer: unknown): void => {
+      if (done) return;
+      done = true;
       win.removeEventListener(names.handover, onAnswer);
       clearTimeout(timer);
       readAnswer(answer, key, nonce).then(resolve, () => resolve(null));
     };
     // The first answer ends the listen, whatever it holds.
     const onAnswer = (event: Event): void => finish(detailOf(event));
+    const timer = setTimeout(() => finish(null), waitMs);
     win.addEventListener(names.handover, onAnswer);
-    timer = setTimeout(() => finish(null), waitMs);
     const CustomEventCtor = (win as Window & typeof globalThis).CustomEvent;
     try {
       win.dispatchEvent(new CustomEventCtor(names.standDown, { detail: nonce }));

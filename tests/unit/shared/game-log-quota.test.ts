@@ -96,7 +96,7 @@ describe('a history no page can flush', () => {
     // An import's replay with a board per move: 5 000 of them.
     const recorder = desyncingReplay(150);
     const boards: Record<string, number[]> = {};
-    for (let i = 0; i < 5_000; i++) boards[String(i)] = odd(4, i % 16).cells;
+    for (let i = 0; i < 5_000; i++) boards[String(i)] = [...odd(4, i % 16).cells];
     const spawns = btoa(String.fromCharCode(...new Array<number>(5_000).fill(RESYNC)));
     const big: Replay = { ...recorder, n: 5_000, moves: btoa('\0'.repeat(1_250)), spawns, think: undefined, resyncs: boards, truncated: undefined };
     const capped = capResyncs(big);
