@@ -29,9 +29,9 @@ import type { GameRecord } from '../shared/messages';
 const NONCE_LENGTH = 22;
 const NONCE_PATTERN = /^[A-Za-z0-9_-]{22}$/;
 /** The longest answer read (20 records waiting and the game in progress, each at most 1 MB). */
-export const MAX_HANDOVER = 22_000_000;
+const MAX_HANDOVER = 22_000_000;
 /** How long a new script waits for an answer (the old one tags it asynchronously). */
-export const HANDOVER_WAIT_MS = 2_000;
+const HANDOVER_WAIT_MS = 2_000;
 
 /** What an orphaned script hands over: plain data (checked again by the receiver). */
 export interface Handover {

@@ -35,12 +35,12 @@ export const ASIDE_STORAGE_KEY = 'gamesUnreadable';
 export const GAMES_CAP = HISTORY_CAP;
 export const SITE_GAMES_CAP = SITE_CAP;
 /** A stopped game with fewer moves is not kept (counted). */
-export const MIN_KEPT_MOVES = 3;
+const MIN_KEPT_MOVES = 3;
 /** How far in the future a game's end may lie (clocks differ a little). */
-export const FUTURE_SLACK_MS = 24 * 60 * 60 * 1000;
+const FUTURE_SLACK_MS = 24 * 60 * 60 * 1000;
 /** Unreadable records kept aside at most, and their characters. */
-export const ASIDE_CAP = 100;
-export const ASIDE_BYTE_BUDGET = 1_000_000;
+const ASIDE_CAP = 100;
+const ASIDE_BYTE_BUDGET = 1_000_000;
 
 export interface GameLog {
   readonly games: readonly GameRecord[];
@@ -301,7 +301,7 @@ const HistoryNoticeSchema = z.object({
 export type HistoryNotice = z.infer<typeof HistoryNoticeSchema>;
 /** The counts of a notice (everything but `since`). */
 export type NoticeCounts = Omit<HistoryNotice, 'since'>;
-export const NOTICE_COUNTS = ['unsaved', 'full', 'short', 'future', 'unreadable', 'lost'] as const satisfies readonly (keyof NoticeCounts)[];
+const NOTICE_COUNTS = ['unsaved', 'full', 'short', 'future', 'unreadable', 'lost'] as const satisfies readonly (keyof NoticeCounts)[];
 
 /** chrome.storage.session key of the history's notice. */
 export const HISTORY_NOTICE_KEY = 'historyNotice';
