@@ -19,7 +19,8 @@
  * It answers `content/ping`, `content/command` and `content/settings` (through the protocol's `listen`),
  * asks the background for the settings as it starts (`settings/get`) and never reads the extension's
  * storage (it holds every site's games, which have no business in a page's process), and runs the
- * Driver (the autopilot) and the Coach (coach mode); the arrow overlay shows the coach's suggestion and a Hint's (src/content/commands.ts routes the commands).
+ * Driver (the autopilot) and the Coach (coach mode); the arrow overlay shows the coach's suggestion and a
+ * Hint's (src/content/commands.ts routes the commands).
  */
 import { extensionTransport, listen, send } from '../platform/messaging';
 import { openLifeline, runtimeLiveness } from '../platform/runtime';
