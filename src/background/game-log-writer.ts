@@ -3,12 +3,15 @@
  * guess, the panel's import, deleting a game and clearing the history all go through one queue, each a
  * read-modify-write of the log (src/shared/game-log.ts), so none of them can lose another's change.
  *
- * A write the browser refuses (the storage is full) changes nothing and is not swallowed: the change's
- * reply says `failed`, and a recorded game that could not be kept is counted in the history's notice
- * (storage.session), which the popup and the panel show until the history is cleared or a game deleted.
+ * Nothing is refused without a word. A write the browser refuses (the storage is full) changes nothing:
+ * the change's reply says `failed`. A recorded game that is not kept — the storage refused it, its site's
+ * room is taken by its own newer games, it is a stopped game of fewer than 3 moves, it ends in the future
+ * — and an unreadable record that found no room aside, and games a page's content script could not keep
+ * waiting (`noteLost`), are counted in the history's notice (storage.session), which the popup and the
+ * panel show until the history is cleared or a game deleted. An import's refusals are in its reply.
  */
-import { ASIDE_STORAGE_KEY, GAMES_STORAGE_KEY, HISTORY_NOTICE_KEY, addGame, deleteFromLog, importIntoLog, readLog, readNotice } from '../shared/game-log';
-import type { GameLog, LogChange } from '../shared/game-log';
+import { ASIDE_STORAGE_KEY, GAMES_STORAGE_KEY, HISTORY_NOTICE_KEY, addGame, addToNotice, deleteFromLog, importIntoLog, readLog, readNotice } from '../shared/game-log';
+import type { GameLog, LogChange, NoticeCounts } from '../shared/game-log';
 import type { GameRecord, LogChangeReply } from '../shared/messages';
 
 /** The part of a chrome.storage area the writer uses. */
@@ -19,8 +22,10 @@ export interface StorageArea {
 }
 
 function replyOf(change: LogChange, failed: boolean): LogChangeReply {
-  const { added, duplicates, evicted, refused, truncated, deleted } = change;
-  return failed ? { added: 0, duplicates, evicted: 0, refused: 0, truncated: 0, deleted: 0, failed } : { added, duplicates, evicted, refused, truncated, deleted, failed };
+  const { added, duplicates, evicted, refused, short, future, truncated, deleted } = change;
+  return failed
+    ? { added: 0, duplicates, evicted: 0, refused: 0, short, future, truncated: 0, deleted: 0, failed }
+    : { added, duplicates, evicted, refused, short, future, truncated, deleted, failed };
 }
 
 export class GameLogWriter {
@@ -34,12 +39,17 @@ export class GameLogWriter {
 
   /** Record a game (a later record of the same game replaces it; a `fallback` guess only adds what is missing). */
   record(record: GameRecord, options: { fallback?: boolean } = {}): Promise<LogChangeReply> {
-    return this.change((log) => addGame(log, record, options), { unsavedIfFailed: 1 });
+    return this.change((log) => addGame(log, record, { ...options, now: this.now() }), { unsavedIfFailed: 1, noteRefusals: true });
   }
 
   /** Merge imported games in (each validated and bounded by the protocol and the log). */
   importGames(games: readonly GameRecord[]): Promise<LogChangeReply> {
-    return this.change((log) => importIntoLog(log, games));
+    return this.change((log) => importIntoLog(log, games, { now: this.now() }));
+  }
+
+  /** A page's content script let `games` go unsent (too many waited while the extension did not answer). */
+  noteLost(games: number): Promise<void> {
+    return games > 0 ? this.note({ lost: games }) : Promise.resolve();
   }
 
   deleteGame(key: string): Promise<LogChangeReply> {
@@ -48,13 +58,13 @@ export class GameLogWriter {
 
   /** Every game goes, the unreadable ones too (the person asked for it). */
   clear(): Promise<LogChangeReply> {
-    return this.change((log) => ({ log: { games: [], aside: [] }, added: 0, duplicates: 0, evicted: 0, refused: 0, truncated: 0, deleted: log.games.length + log.aside.length }), {
+    return this.change((log) => ({ log: { games: [], aside: [] }, added: 0, duplicates: 0, evicted: 0, refused: 0, short: 0, future: 0, truncated: 0, deleted: log.games.length + log.aside.length }), {
       clearsNotice: true,
     });
   }
 
   /** Run `apply` on the log in turn (after every change queued before it); never rejects for a refused write. */
-  private change(apply: (log: GameLog) => LogChange, options: { unsavedIfFailed?: number; clearsNotice?: boolean } = {}): Promise<LogChangeReply> {
+  private change(apply: (log: GameLog) => LogChange, options: { unsavedIfFailed?: number; clearsNotice?: boolean; noteRefusals?: boolean } = {}): Promise<LogChangeReply> {
     const run = async (): Promise<LogChangeReply> => {
       const items = await this.local.get([GAMES_STORAGE_KEY, ASIDE_STORAGE_KEY]);
       const before = readLog(items[GAMES_STORAGE_KEY], items[ASIDE_STORAGE_KEY]);
@@ -64,10 +74,15 @@ export class GameLogWriter {
       try {
         await this.local.set({ [GAMES_STORAGE_KEY]: change.log.games, ...(asideChanged ? { [ASIDE_STORAGE_KEY]: change.log.aside } : {}) });
       } catch {
-        if (options.unsavedIfFailed) await this.noteUnsaved(options.unsavedIfFailed);
+        if (options.unsavedIfFailed) await this.note({ unsaved: options.unsavedIfFailed });
         return replyOf(change, true);
       }
       if (options.clearsNotice) await this.session.remove([HISTORY_NOTICE_KEY]).catch(() => undefined);
+      const counts: Partial<NoticeCounts> = {
+        unreadable: before.droppedAside ?? 0,
+        ...(options.noteRefusals ? { full: change.refused, short: change.short, future: change.future } : {}),
+      };
+      if (!options.clearsNotice && Object.values(counts).some((n) => n > 0)) await this.note(counts);
       return replyOf(change, false);
     };
     const result = this.queue.then(run, run);
@@ -75,10 +90,11 @@ export class GameLogWriter {
     return result;
   }
 
-  private async noteUnsaved(games: number): Promise<void> {
+  /** Add `counts` to the history's notice. */
+  private async note(counts: Partial<NoticeCounts>): Promise<void> {
     try {
       const notice = readNotice((await this.session.get([HISTORY_NOTICE_KEY]))[HISTORY_NOTICE_KEY]);
-      await this.session.set({ [HISTORY_NOTICE_KEY]: { unsaved: (notice?.unsaved ?? 0) + games, since: notice?.since ?? this.now() } });
+      await this.session.set({ [HISTORY_NOTICE_KEY]: addToNotice(notice, counts, this.now()) });
     } catch {
       // The notice is the last resort: nothing more can be done.
     }

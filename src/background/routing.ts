@@ -7,7 +7,9 @@
  * - the solver's options are built anew from the narrow tab schema (time, depth, playouts, seed), with
  *   the table size left to the engine's default: nothing else a tab sent reaches the solver host;
  * - status texts are bounded before they are stored (the popup shows them);
- * - every change of the game log, from a tab or from the panel, goes to its one writer.
+ * - every change of the game log, from a tab or from the panel, goes to its one writer;
+ * - a content script asks for the settings here: it never reads the extension's storage, which holds
+ *   every site's games (src/content/index.ts).
  */
 import type { Command, ReplyOf, RunStatus, TabSearchOptions } from '../shared/messages';
 import type { Handlers, SenderInfo } from '../shared/protocol';
@@ -15,15 +17,18 @@ import type { SearchOptions } from '../engine/types';
 import type { SolverHost } from '../solver/host';
 import type { GameLogWriter } from './game-log-writer';
 import type { NetworkStatus } from '../shared/network-status';
+import type { Settings } from '../shared/settings';
 
 export interface BackgroundDeps {
   readonly solverHost: SolverHost;
   runCommand(tabId: number, command: Command): Promise<ReplyOf<'popup/command'>>;
   saveStatus(tabId: number, status: RunStatus, sender: SenderInfo): Promise<void>;
   /** The one writer of the game log (recordings from tabs, the panel's import, deletion, clearing). */
-  readonly gameLog: Pick<GameLogWriter, 'record' | 'importGames' | 'deleteGame' | 'clear'>;
+  readonly gameLog: Pick<GameLogWriter, 'record' | 'importGames' | 'deleteGame' | 'clear' | 'noteLost'>;
   /** Keep the solver host's report on the learned network for the pages. */
   saveNetworkStatus(status: NetworkStatus): Promise<void>;
+  /** The settings as stored (the one thing of storage a content script needs). */
+  currentSettings(): Promise<Settings>;
 }
 
 /** The tab of a content script's message (the protocol accepts those kinds only from a tab's top frame). */
@@ -59,9 +64,11 @@ export function backgroundHandlers(deps: BackgroundDeps): Handlers<'background'>
     // Answered once the log has it (or the storage refused it: the history's notice says so), so the
     // content script sends a game again until it is answered.
     'content/game-finished': async (request) => {
+      if (request.lost) await deps.gameLog.noteLost(request.lost);
       await deps.gameLog.record(request.record);
       return {};
     },
+    'settings/get': async () => ({ settings: await deps.currentSettings() }),
     'history/import': (request) => deps.gameLog.importGames(request.games),
     'history/delete': (request) => deps.gameLog.deleteGame(request.key),
     'history/clear': () => deps.gameLog.clear(),

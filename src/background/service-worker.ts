@@ -13,10 +13,11 @@ import type { Command, ReplyOf, RunStatus } from '../shared/messages';
 import type { SenderInfo } from '../shared/protocol';
 import { backgroundHandlers } from './routing';
 import { SETTINGS_STORAGE_KEY, normalizeSettings } from '../shared/settings';
+import type { Settings } from '../shared/settings';
 import { GameLogWriter } from './game-log-writer';
 import { LiveGames, isNewSession } from './live-games';
 import { deleteOldTables } from './old-data';
-import { endedDocumentKey, readStatus, statusDocumentKey, statusKey } from '../shared/run-status-store';
+import { endedDocumentKey, readStatus, statusDocumentKey, statusKey, tabsWithStatus } from '../shared/run-status-store';
 import { NETWORK_STATUS_KEY } from '../shared/network-status';
 import type { NetworkStatus } from '../shared/network-status';
 import { badgeFor } from './badge';
@@ -138,9 +139,15 @@ async function ensureContentScript(tabId: number): Promise<string | undefined> {
   throw new StatusError(statusMessage('scriptNoAnswer'));
 }
 
-async function currentSettings() {
+async function currentSettings(): Promise<Settings> {
   const items = await browser.storage.local.get(SETTINGS_STORAGE_KEY);
   return normalizeSettings(items[SETTINGS_STORAGE_KEY]);
+}
+
+/** Send `settings` to the content script of every tab that has a run status (those the extension was started in). */
+async function sendSettings(settings: Settings): Promise<void> {
+  const tabs = tabsWithStatus(await browser.storage.session.get(null));
+  await Promise.all(tabs.map((tabId) => send('content/settings', { settings }, { tabId }).catch(() => undefined)));
 }
 
 async function runCommand(tabId: number, command: Command): Promise<ReplyOf<'popup/command'>> {
@@ -248,7 +255,14 @@ async function onPageEnd(tabId: number, end: PageEnd): Promise<void> {
 acceptLifelines();
 listenForInstalls();
 
-listen('background', backgroundHandlers({ solverHost, runCommand, saveStatus: onStatus, gameLog, saveNetworkStatus }));
+listen('background', backgroundHandlers({ solverHost, runCommand, saveStatus: onStatus, gameLog, saveNetworkStatus, currentSettings }));
+
+// The settings changed (the popup, the panel): the content scripts hear it from here, the settings alone
+// (a content script does not listen to storage, whose every change would carry every site's games).
+browser.storage.onChanged.addListener((changes, area) => {
+  if (area !== 'local' || !(SETTINGS_STORAGE_KEY in changes)) return;
+  void sendSettings(normalizeSettings(changes[SETTINGS_STORAGE_KEY].newValue));
+});
 
 browser.tabs.onUpdated.addListener((tabId, changeInfo) => {
   if (changeInfo.status !== 'loading') return;

@@ -10,9 +10,9 @@
  * make) and stops listening.
  */
 import type { PageBridge } from './adapters/types';
-import { ContentMessageSchema, PAGE_REQUEST_TYPES, channelName, isChannel, isSecret, makeToken } from '../shared/bridge-protocol';
-import type { BridgeKeys, ContentMessage, PageRequestType } from '../shared/bridge-protocol';
-import { hmacSha256Hex, sameText } from './hmac';
+import { ContentMessageSchema, PAGE_REQUEST_TYPES, isChannel, isSecret, makeToken } from '../shared/bridge-protocol';
+import type { BridgeDirection, BridgeKeys, ContentMessage, PageRequestType } from '../shared/bridge-protocol';
+import { derivedEventName, hmacSha256Hex, sameText } from './hmac';
 import { StatusError } from '../shared/protocol';
 import { statusMessage } from '../shared/status-message';
 
@@ -34,6 +34,11 @@ export function verifyDetail(detail: unknown, secret: string): ContentMessage | 
   }
   const parsed = ContentMessageSchema.safeParse(data);
   return parsed.success ? parsed.data : null;
+}
+
+/** The name of the bridge's events one way on a page of `origin` (the agent derives the same). */
+export function bridgeEventName(secret: string, direction: BridgeDirection, origin: string): string {
+  return derivedEventName(secret, direction, origin);
 }
 
 /** Random keys, for a bridge no agent will answer (no keys were handed over). */
@@ -78,8 +83,8 @@ export interface ContentBridge extends PageBridge {
 export function createPageBridge(win: Window, keys: BridgeKeys): ContentBridge {
   if (!isSecret(keys.secret) || !isChannel(keys.channel)) throw new BridgeError(statusMessage('failed', 'BridgeError'));
   const { secret, channel } = keys;
-  const toPage = channelName(channel, 'to-page');
-  const toContent = channelName(channel, 'to-content');
+  const toPage = bridgeEventName(secret, 'to-page', win.location.origin);
+  const toContent = bridgeEventName(secret, 'to-content', win.location.origin);
   let lastSeq = 0;
   const pending = new Map<number, Pending>();
   const listeners = new Map<string, Set<(payload: unknown) => void>>();

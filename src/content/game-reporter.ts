@@ -4,7 +4,8 @@
  * again (RETRY_MS, the last wait repeated) while the page lives and the extension is there. A newer
  * record of the same game replaces one still waiting. The records that could not be sent when the
  * extension went away (an update, a reload) are handed to the next content script of the page
- * (src/content/index.ts), which sends them.
+ * (src/content/index.ts), which sends them. Past MAX_WAITING the oldest waiting record is let go, never
+ * without a word: the count goes with the next record sent, and the history's notice says it.
  */
 import type { GameRecord } from '../shared/messages';
 import { DeliveryError } from '../shared/protocol';
@@ -26,6 +27,8 @@ export class GameReporter {
   private attempt = 0;
   private sending = false;
   private disposed = false;
+  /** Records let go (MAX_WAITING) and not yet told to the background. */
+  private lost = 0;
 
   constructor(
     private readonly send: Send,
@@ -39,7 +42,10 @@ export class GameReporter {
     const key = keyOf(record);
     this.waiting.delete(key);
     this.waiting.set(key, record);
-    while (this.waiting.size > MAX_WAITING) this.waiting.delete(this.waiting.keys().next().value as string);
+    while (this.waiting.size > MAX_WAITING) {
+      this.waiting.delete(this.waiting.keys().next().value as string);
+      this.lost++;
+    }
     this.attempt = 0;
     void this.flush();
   }
@@ -65,8 +71,10 @@ export class GameReporter {
     try {
       for (const [key, record] of [...this.waiting]) {
         if (!this.canSend() || this.disposed) return;
+        const lost = this.lost;
         try {
-          await this.send('content/game-finished', { record });
+          await this.send('content/game-finished', lost > 0 ? { record, lost } : { record });
+          this.lost -= lost;
         } catch (err) {
           // The background answered with a refusal (a record it cannot take): sending it again changes nothing.
           if (!(err instanceof DeliveryError && err.remote)) throw err;

@@ -1,7 +1,17 @@
 /**
- * HMAC-SHA-256 of ASCII text, synchronous, for the content script's check of what the main-world agent
- * sends (src/page/main-world.ts computes the same tag with operators only). Web Crypto is not used: it
- * is asynchronous and missing on plain-http pages (not a secure context), where 2048 clones live too.
+ * HMAC-SHA-256 over the UTF-8 bytes of a text, for the content script.
+ *
+ * - `hmacTag` (asynchronous) is the browser's own HMAC (Web Crypto) wherever the content script has
+ *   `crypto.subtle`, and the written-out one below where it has not: Chromium gives a content script on a
+ *   plain-http page (not a secure context) no `crypto.subtle` (docs/research/2026-11-28-hostile-pages.md).
+ *   The handover between content scripts (./handover.ts) uses it.
+ * - `hmacSha256Hex` (synchronous, written out) checks what the main-world agent sends, message by message
+ *   (src/page/main-world.ts computes the same tag with operators only, over printable ASCII), and names
+ *   the events (./handover.ts, ../shared/bridge-protocol.ts).
+ *
+ * Both hash every character as its UTF-8 bytes: two different texts never share their bytes, so they never
+ * share a tag (the earlier low-byte reading, `charCodeAt & 0xff`, let a page forge a handover's text).
+ * tests/unit/content/hmac.test.ts holds both to node:crypto's tag.
  */
 const K = new Uint32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be,
@@ -58,17 +68,23 @@ function sha256(bytes: Uint8Array): Uint8Array {
   return out;
 }
 
-function ascii(text: string): Uint8Array {
-  const bytes = new Uint8Array(text.length);
-  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i) & 0xff;
-  return bytes;
+const encoder = new TextEncoder();
+
+/** The UTF-8 bytes of a text (a lone surrogate becomes U+FFFD, as in Web Crypto's callers). */
+function utf8(text: string): Uint8Array<ArrayBuffer> {
+  return new Uint8Array(encoder.encode(text));
 }
 
-/** HMAC-SHA-256 of `text` under `key` (both ASCII, key ≤ 64 characters), as 64 lowercase hex digits. */
+function hex(bytes: Uint8Array): string {
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** HMAC-SHA-256 of the UTF-8 bytes of `text` under those of `key`, as 64 lowercase hex digits (written out). */
 export function hmacSha256Hex(key: string, text: string): string {
   const keyBytes = new Uint8Array(64);
-  keyBytes.set(key.length > 64 ? sha256(ascii(key)) : ascii(key));
-  const message = ascii(text);
+  const rawKey = utf8(key);
+  keyBytes.set(rawKey.length > 64 ? sha256(rawKey) : rawKey);
+  const message = utf8(text);
   const inner = new Uint8Array(64 + message.length);
   const outer = new Uint8Array(64 + 32);
   for (let i = 0; i < 64; i++) {
@@ -77,7 +93,26 @@ export function hmacSha256Hex(key: string, text: string): string {
   }
   inner.set(message, 64);
   outer.set(sha256(inner), 64);
-  return Array.from(sha256(outer), (b) => b.toString(16).padStart(2, '0')).join('');
+  return hex(sha256(outer));
+}
+
+/** The part of Web Crypto `hmacTag` uses. */
+export type Subtle = Pick<SubtleCrypto, 'importKey' | 'sign'>;
+
+/** What this context has of Web Crypto (nothing outside a secure context). */
+function ownSubtle(): Subtle | undefined {
+  const crypto = (globalThis as { crypto?: { subtle?: Subtle } }).crypto;
+  return crypto?.subtle ?? undefined;
+}
+
+/**
+ * HMAC-SHA-256 of the UTF-8 bytes of `text` under those of `key`, as 64 lowercase hex digits: the
+ * browser's own (Web Crypto) when `subtle` is there, the written-out one otherwise. Same tag either way.
+ */
+export async function hmacTag(key: string, text: string, subtle: Subtle | undefined = ownSubtle()): Promise<string> {
+  if (!subtle) return hmacSha256Hex(key, text);
+  const cryptoKey = await subtle.importKey('raw', utf8(key), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  return hex(new Uint8Array(await subtle.sign('HMAC', cryptoKey, utf8(text))));
 }
 
 /** Compare two strings in time independent of where they differ. */
@@ -86,4 +121,13 @@ export function sameText(a: string, b: string): boolean {
   let diff = 0;
   for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
   return diff === 0;
+}
+
+/**
+ * The name of an event on the page, derived from a key and the page's origin: 32 hex digits, nothing
+ * fixed in it, different on every site and for every key (the main-world agent derives its own the same
+ * way: src/page/main-world.ts). `purpose` tells apart the events of one key.
+ */
+export function derivedEventName(key: string, purpose: string, origin: string): string {
+  return hmacSha256Hex(key, `${purpose}|${origin}`).slice(0, 32);
 }

@@ -16,15 +16,16 @@
  * stops the run and records its game; a page restored from that cache does not resume (Solve again does)
  * and opens a new port to the background (`pageshow`).
  *
- * It answers `content/ping` and `content/command` (through the protocol's `listen`), follows settings
- * changes in storage.local, and runs the Driver (the autopilot) and the Coach (coach mode); the arrow
- * overlay shows the coach's suggestion and a Hint's (src/content/commands.ts routes the commands).
+ * It answers `content/ping`, `content/command` and `content/settings` (through the protocol's `listen`),
+ * asks the background for the settings as it starts (`settings/get`) and never reads the extension's
+ * storage (it holds every site's games, which have no business in a page's process), and runs the
+ * Driver (the autopilot) and the Coach (coach mode); the arrow overlay shows the coach's suggestion and a
+ * Hint's (src/content/commands.ts routes the commands).
  */
 import { extensionTransport, listen, send } from '../platform/messaging';
-import { browser, openLifeline, runtimeLiveness } from '../platform/runtime';
+import { openLifeline, runtimeLiveness } from '../platform/runtime';
 import { resetRequestPorts } from '../platform/port-transport';
-import type { Storage } from '../platform/runtime';
-import { DEFAULT_SETTINGS, SETTINGS_STORAGE_KEY, normalizeSettings } from '../shared/settings';
+import { DEFAULT_SETTINGS, normalizeSettings } from '../shared/settings';
 import type { Settings } from '../shared/settings';
 import { ADAPTERS } from './adapters/index';
 import { KEYS_GLOBAL, isChannel, isSecret } from '../shared/bridge-protocol';
@@ -142,23 +143,24 @@ function start(): ContentInstance {
   const router = new CommandRouter(driver, coach, overlay, window);
   cleanups.push(() => router.dispose());
 
-  browser.storage.local
-    .get(SETTINGS_STORAGE_KEY)
-    .then((items) => useSettings(normalizeSettings(items[SETTINGS_STORAGE_KEY])))
+  // The settings come from the background (asked now, then sent on every change and with every command).
+  let heard = false;
+  send('settings/get', {})
+    .then((reply) => {
+      if (!heard && alive()) useSettings(normalizeSettings(reply.settings));
+    })
     .catch(() => undefined);
-
-  const onSettings = (changes: Record<string, Storage.StorageChange>, area: string): void => {
-    if (area !== 'local' || !(SETTINGS_STORAGE_KEY in changes) || !alive()) return;
-    useSettings(normalizeSettings(changes[SETTINGS_STORAGE_KEY].newValue));
-  };
-  const onChanged = browser.storage.onChanged;
-  onChanged.addListener(onSettings);
-  cleanups.push(() => onChanged.removeListener(onSettings));
 
   cleanups.push(
     listen('content', {
       'content/ping': () => ({ version: CONTENT_VERSION }),
+      'content/settings': (request) => {
+        heard = true;
+        if (alive()) useSettings(normalizeSettings(request.settings));
+        return {};
+      },
       'content/command': async (request) => {
+        heard = true;
         useSettings(normalizeSettings(request.settings));
         try {
           return await router.handle(request.command, settings);
@@ -193,11 +195,14 @@ function start(): ContentInstance {
   answerLaterScripts(window, keys.handover, () => !runtimeAlive(), standDown, () => driver.games.handover());
 
   // What an earlier content script of this page could not send (it lost its extension to an update) is
-  // sent now, and its game goes on here as the same game.
+  // sent as it arrives, and its game goes on here as the same game (unless a run began meanwhile).
   // (In Chromium that script is in another isolated world: they meet on the window, ./handover.ts.)
-  const handed = handedGames(askEarlierScripts(window, keys.handover));
-  const resumed = driver.games.adopt(handed.games, handed.resume, Date.now());
-  if (resumed) driver.report({ gameId: resumed.gameId, moves: resumed.moves, desyncs: resumed.desyncs });
+  void askEarlierScripts(window, keys.handover).then((answer) => {
+    if (!answer || !alive()) return;
+    const handed = handedGames(answer);
+    const resumed = driver.games.adopt(handed.games, handed.resume, Date.now());
+    if (resumed) driver.report({ gameId: resumed.gameId, moves: resumed.moves, desyncs: resumed.desyncs });
+  });
 
   // Connect the main-world bridge early (it is injected right after this script).
   void bridge.connect(1_000);

@@ -30,7 +30,11 @@
  * 5. Built-ins are captured once when the agent starts, so a page that patches them later changes
  *    nothing; one that patched them before can see and drop traffic, which by (1)–(4) gains it nothing.
  * 6. No trace: no global, attribute, element, console output or performance entry; only event listeners
- *    on `window` for one channel name.
+ *    on `window` for one event name, derived from the secret and the page's origin (32 hex digits: no
+ *    fixed text, nothing in common between two injections or two sites). It fetches nothing the page did
+ *    not run itself: it imports a module script only when it is of the page's own origin and the page's
+ *    resource timeline shows it was loaded as a script (a planted `<script type=module>` that never ran
+ *    is never fetched, so it cannot tell the page the extension is there).
  * 7. It leaves when told: a `dispose` request carrying the HMAC of its id under the secret (a page that
  *    learned the channel cannot forge it) removes its listener and its store subscription, and from then
  *    on it does nothing. The content script sends it when it stands down (its extension was updated or
@@ -48,6 +52,8 @@ import type { Direction } from '../engine/types';
 export interface AgentHooks {
   readonly win?: Window;
   readonly importModule?: (url: string) => Promise<unknown>;
+  /** The page's resource entries (a test's; the page's own performance timeline otherwise). */
+  readonly resources?: () => readonly { readonly name: string; readonly initiatorType: string }[];
 }
 
 export function mainWorldAgent(secret: string, channel: string, hooks?: AgentHooks): boolean {
@@ -173,10 +179,57 @@ export function mainWorldAgent(secret: string, channel: string, hooks?: AgentHoo
       const documentElementOf = getter(documentProto, 'documentElement');
       const querySelectorAll = documentProto.querySelectorAll;
       const scriptSrcOf = getter(W_.HTMLScriptElement.prototype, 'src');
+      // The resource timeline's readers (absent in some test windows: then nothing is imported).
+      let performanceOf: Getter = () => null;
+      let entriesByType: (this: unknown, type: string) => unknown = () => [];
+      let entryNameOf: Getter = () => '';
+      let initiatorTypeOf: Getter = () => '';
+      try {
+        performanceOf = getter(win, 'performance');
+        entriesByType = W_.Performance.prototype.getEntriesByType as typeof entriesByType;
+        entryNameOf = getter(W_.PerformanceEntry.prototype, 'name');
+        initiatorTypeOf = getter(W_.PerformanceResourceTiming.prototype, 'initiatorType');
+      } catch {
+        // Keep the stand-ins above.
+      }
       const doc = win.document;
       const importModule = (hooks && hooks.importModule) || ((url: string): Promise<unknown> => import(/* @vite-ignore */ url));
-      const toPage = '__2048autopilot:' + channel + ':to-page';
-      const toContent = '__2048autopilot:' + channel + ':to-content';
+      /** The page's origin (location and its origin cannot be redefined by the page). */
+      const origin: unknown = win.location.origin;
+      if (typeof origin !== 'string') return false;
+      /** An event name: the first 32 hex digits of the HMAC of `<purpose>|<origin>` (src/content/hmac.ts derivedEventName). */
+      const eventName = (purpose: string): string => {
+        const tag = mac(purpose + '|' + origin);
+        let out = '';
+        for (let i = 0; i < 32; i++) out += tag[i];
+        return out;
+      };
+      const toPage = eventName('to-page');
+      const toContent = eventName('to-content');
+      /** The URLs the page loaded as scripts, from its resource timeline (read once, when the store is looked for). */
+      const scriptsRan = (): Record<string, boolean> => {
+        const ran: Record<string, boolean> = { __proto__: null } as unknown as Record<string, boolean>;
+        try {
+          if (hooks && hooks.resources) {
+            const list = hooks.resources();
+            for (let i = 0; i < list.length && i < 2000; i++) if (list[i].initiatorType === 'script') ran[list[i].name] = true;
+            return ran;
+          }
+          const list = apply(entriesByType, apply(performanceOf, win, []), ['resource']) as ArrayLike<object>;
+          for (let i = 0; i < list.length && i < 2000; i++) {
+            if (apply(initiatorTypeOf, list[i], []) === 'script') ran[apply(entryNameOf, list[i], []) as string] = true;
+          }
+        } catch {
+          // No timeline (a page that replaced it): nothing counts as run, nothing is imported.
+        }
+        return ran;
+      };
+      /** Whether `url` is of the page's own origin (compared by indexing, no method of the page's). */
+      const sameOrigin = (url: string): boolean => {
+        if (url.length <= origin.length || url[origin.length] !== '/') return false;
+        for (let i = 0; i < origin.length; i++) if (url[i] !== origin[i]) return false;
+        return true;
+      };
 
       // ------------------------------------------------------------------ sending
       let seq = 0;
@@ -262,9 +315,10 @@ export function mainWorldAgent(secret: string, channel: string, hooks?: AgentHoo
       const findStore = async (): Promise<Store | null> => {
         const scripts = apply(querySelectorAll, doc, ['script[type="module"][src]']) as ArrayLike<Element>;
         const urls: string[] = [];
+        const ran = scriptsRan();
         for (let i = 0; i < scripts.length && i < 32; i++) {
           const src = apply(scriptSrcOf, scripts[i], []);
-          if (typeof src === 'string' && (src[0] === 'h' || src[0] === 'H')) urls[urls.length] = src;
+          if (typeof src === 'string' && sameOrigin(src) && ran[src] === true) urls[urls.length] = src;
         }
         for (let i = 0; i < urls.length; i++) {
           let namespace: unknown;

@@ -28,7 +28,6 @@ import type { RawListener, TabTarget } from '../shared/protocol';
 import { RPC_PREFIX } from './rpc';
 
 export { browser };
-export type { Storage } from 'webextension-polyfill';
 
 declare const __EXTENSION_BROWSER__: 'chrome' | 'firefox' | undefined;
 

@@ -5,11 +5,15 @@
  * - The background makes two random values per injection, a secret and a channel name, and hands them
  *   to both worlds through chrome.scripting.executeScript's `args` (src/background/inject.ts): never
  *   through the DOM.
- * - Requests (content → agent) are CustomEvents `__2048autopilot:<channel>:to-page` on `window` with the
- *   text `id:type:argument`. They carry nothing secret; a page that learns the channel can only make the
- *   agent act on its own game.
- * - Replies and pushes (agent → content) are CustomEvents `__2048autopilot:<channel>:to-content` whose
- *   detail is `<json>~<hmac>`: the JSON carries a sequence number, the tag is HMAC-SHA-256 of the JSON
+ * - The two event names are derived from the secret and the page's origin (the first 32 hex digits of
+ *   HMAC-SHA-256 of `to-page|<origin>` and `to-content|<origin>` under the secret: src/content/hmac.ts
+ *   derivedEventName, and the agent's own copy): no fixed text on the page, nothing shared between two
+ *   injections or two sites, nothing that tells the page which extension this is.
+ * - Requests (content → agent) are CustomEvents of the to-page name on `window` with the text
+ *   `id:type:argument`. They carry nothing secret; a page that learns the name can only make the agent
+ *   act on its own game.
+ * - Replies and pushes (agent → content) are CustomEvents of the to-content name whose detail is
+ *   `<json>~<hmac>`: the JSON carries a sequence number, the tag is HMAC-SHA-256 of the JSON
  *   under the secret. A wrong tag, an old sequence number or a shape outside the schemas below is dropped.
  */
 import { z } from 'zod';
@@ -18,13 +22,7 @@ import { BOARD_LIMITS } from '../engine/limits';
 // No code generation (page CSPs, and the house rule against eval).
 z.config({ jitless: true });
 
-const BRIDGE_PREFIX = '__2048autopilot';
-
 export type BridgeDirection = 'to-page' | 'to-content';
-
-export function channelName(channel: string, direction: BridgeDirection): string {
-  return `${BRIDGE_PREFIX}:${channel}:${direction}`;
-}
 
 /** Secrets and channel names: URL-safe base64 characters (the agent checks the same). */
 const SECRET_PATTERN = /^[A-Za-z0-9_-]{32,64}$/;

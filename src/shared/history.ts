@@ -7,8 +7,9 @@
  * spawn byte is RESYNC and the board the page showed is stored whole under that move's index, so the
  * replay always reaches the boards the page showed. A 4 000-move game takes about 6.7 kB.
  *
- * The stored log is bounded (HISTORY_CAP games, and HISTORY_BYTE_BUDGET characters in all, oldest
- * dropped first, only as many as overflow); one record takes at most RECORD_BYTE_CAP characters: a longer
+ * The stored log is bounded (HISTORY_CAP games and HISTORY_BYTE_BUDGET characters in all, SITE_CAP games
+ * and SITE_BYTE_BUDGET characters per site; a site makes room with its own oldest games only:
+ * ./game-log.ts); a replay keeps at most MAX_RESYNC_BOARDS whole boards (capResyncs); one record takes at most RECORD_BYTE_CAP characters: a longer
  * replay is kept cut short (`truncated`), never at the cost of other games (./game-log.ts). Every field
  * has a bound (REPLAY_LIMITS), so whatever validates can be stored, shown and exported.
  */
@@ -19,10 +20,20 @@ import { applyMove, sameGrid } from '../engine/grid';
 
 /** Spawn byte of a move after which the page showed a board that is not one move + one spawn later. */
 export const RESYNC = 0xff;
-/** Most games kept; the oldest go first. */
-export const HISTORY_CAP = 300;
+/** Most games kept in all. */
+export const HISTORY_CAP = 600;
+/** Most games kept of one site (its oldest go first): no site can push another's games out. */
+export const SITE_CAP = 300;
 /** Characters of game records kept in all (storage.local holds 10 MB without `unlimitedStorage`). */
 export const HISTORY_BYTE_BUDGET = 6_000_000;
+/** Characters of one site's records. */
+export const SITE_BYTE_BUDGET = HISTORY_BYTE_BUDGET / 2;
+/**
+ * Whole boards one replay keeps (RESYNC moves: a page that shows something else than the move's board).
+ * A page that desyncs every move would otherwise store a board per move; past this the replay stops,
+ * marked `truncated` (the record's counts go on).
+ */
+export const MAX_RESYNC_BOARDS = 200;
 /**
  * Characters one record may take: a replay beyond it (a flaky page that desyncs every move stores a whole
  * board per move) is kept cut short at the last move that fits, marked `truncated`.
@@ -128,18 +139,31 @@ export class ReplayRecorder {
   private thinks: number[] = [];
   private resyncs: Record<string, number[]> = {};
   private current: Grid | null = null;
+  /** MAX_RESYNC_BOARDS reached: no more moves recorded. */
+  private capped = false;
+
+  private boards(): number {
+    return Object.keys(this.resyncs).length;
+  }
 
   get moves(): number {
     return this.dirs.length;
   }
 
-  /** One move played. The first one fixes the start board. */
+  /** One move played. The first one fixes the start board. Past MAX_RESYNC_BOARDS boards the replay stops (marked truncated). */
   add(step: TracedMove): void {
+    if (this.capped) return;
     if (this.start === null) this.start = copyGrid(step.before);
     // The page changed between moves (the person moved, an undo): the previous move ends on what it showed.
     else this.sync(step.before);
+    if (this.capped) return;
     this.dirs.push(DIRECTIONS.indexOf(step.move));
     const spawn = spawnByte(step.before, step.move, step.after);
+    if (spawn === RESYNC && this.boards() >= MAX_RESYNC_BOARDS) {
+      this.dirs.pop();
+      this.capped = true;
+      return;
+    }
     this.spawns.push(spawn);
     if (spawn === RESYNC) this.resyncs[String(this.dirs.length - 1)] = [...step.after.cells];
     this.thinks.push(Math.max(0, Math.min(65_535, Math.round(step.thinkMs ?? 0))));
@@ -152,8 +176,12 @@ export class ReplayRecorder {
    * shows even when no move follows. Nothing before the first move (the first move fixes the start).
    */
   sync(board: Grid): void {
-    if (this.current === null || this.dirs.length === 0 || sameGrid(this.current, board)) return;
+    if (this.capped || this.current === null || this.dirs.length === 0 || sameGrid(this.current, board)) return;
     const last = this.dirs.length - 1;
+    if (this.resyncs[String(last)] === undefined && this.boards() >= MAX_RESYNC_BOARDS) {
+      this.capped = true;
+      return;
+    }
     this.spawns[last] = RESYNC;
     this.resyncs[String(last)] = [...board.cells];
     this.current = copyGrid(board);
@@ -195,10 +223,12 @@ export class ReplayRecorder {
       think: bytesToBase64(new Uint8Array(Uint16Array.from(this.thinks).buffer)),
       ...(Object.keys(this.resyncs).length > 0 ? { resyncs: this.resyncs } : {}),
       ...(settings ? { settings } : {}),
+      ...(this.capped ? { truncated: true as const } : {}),
     };
   }
 
   reset(): void {
+    this.capped = false;
     this.start = null;
     this.current = null;
     this.dirs = [];
@@ -320,6 +350,20 @@ function cutReplay(replay: Replay, k: number, bytes: { moves: Uint8Array; spawns
     ...(Object.keys(resyncs).length > 0 ? { resyncs } : {}),
     truncated: true,
   };
+}
+
+/** The replay cut before its (MAX_RESYNC_BOARDS + 1)th whole board (an import's, an older version's), marked truncated. */
+export function capResyncs(replay: Replay, max = MAX_RESYNC_BOARDS): Replay {
+  const keys = Object.keys(replay.resyncs ?? {});
+  if (keys.length <= max) return replay;
+  const cut = keys.map(Number).sort((a, b) => a - b)[max];
+  try {
+    const think = replay.think ? base64ToBytes(replay.think) : null;
+    return cutReplay(replay, cut, { moves: base64ToBytes(replay.moves), spawns: base64ToBytes(replay.spawns), think: think && think.length === 2 * replay.n ? think : null });
+  } catch {
+    const { resyncs: _resyncs, think: _think, ...rest } = replay;
+    return { ...rest, n: 0, moves: '', spawns: '', truncated: true };
+  }
 }
 
 /**

@@ -3,7 +3,8 @@
  *
  *   popup ──► background ──► content script (tab)     commands, hints
  *   content ──► background ──► solver host            solver requests (Chrome: the offscreen document)
- *   content ──► background                             status, finished games
+ *   content ──► background                             status, finished games, the settings (asked at start)
+ *   background ──► content                             the settings, when they change (never the history)
  *   panel ──► background                               the game log's import, deletion, clearing (one writer)
  *   offscreen ──► background                           the learned network's state (loading, in use, failed)
  *
@@ -239,6 +240,10 @@ const LogChangeReplySchema = z.object({
   duplicates: z.number().int().min(0),
   evicted: z.number().int().min(0),
   refused: z.number().int().min(0),
+  /** Stopped games shorter than 3 moves: not kept. */
+  short: z.number().int().min(0),
+  /** Games dated later than a day from now: not kept. */
+  future: z.number().int().min(0),
   truncated: z.number().int().min(0),
   deleted: z.number().int().min(0),
   /** The browser's storage refused the write (it is full): nothing changed. */
@@ -269,8 +274,16 @@ export const PROTOCOL = {
   'popup/command': { to: 'background', from: 'extension-page', request: z.object({ tabId, command: CommandSchema }), reply: CommandReplySchema },
   'content/command': { to: 'content', from: 'background', request: z.object({ command: CommandSchema, settings: SettingsSchema }), reply: CommandReplySchema },
   'content/ping': { to: 'content', from: 'background', request: z.object({}), reply: z.object({ version: z.number().int() }) },
+  'content/settings': { to: 'content', from: 'background', request: z.object({ settings: SettingsSchema }), reply: Done },
+  'settings/get': { to: 'background', from: 'content-script', request: z.object({}), reply: z.object({ settings: SettingsSchema }) },
   'content/status': { to: 'background', from: 'content-script', request: z.object({ status: RunStatusSchema }), reply: Done },
-  'content/game-finished': { to: 'background', from: 'content-script', request: z.object({ record: GameRecordSchema }), reply: Done },
+  'content/game-finished': {
+    to: 'background',
+    from: 'content-script',
+    /** `lost`: games the tab's reporter let go since its last answered send (too many waited). */
+    request: z.object({ record: GameRecordSchema, lost: z.number().int().min(0).max(1_000_000).optional() }),
+    reply: Done,
+  },
   'history/import': { to: 'background', from: 'extension-page', request: z.object({ games: z.array(GameRecordSchema).max(HISTORY_CAP) }), reply: LogChangeReplySchema },
   'history/delete': { to: 'background', from: 'extension-page', request: z.object({ key: z.string().min(1).max(400) }), reply: LogChangeReplySchema },
   'history/clear': { to: 'background', from: 'extension-page', request: z.object({}), reply: LogChangeReplySchema },

@@ -25,3 +25,13 @@ export function readStatus(stored: unknown): RunStatus | null {
   const parsed = RunStatusSchema.safeParse(stored);
   return parsed.success ? parsed.data : null;
 }
+
+/** The tabs that have a stored status (the extension was started there), from storage.session's items. */
+export function tabsWithStatus(items: Record<string, unknown>): number[] {
+  const tabs: number[] = [];
+  for (const key of Object.keys(items)) {
+    const match = /^status:(\d{1,10})$/.exec(key);
+    if (match) tabs.push(Number(match[1]));
+  }
+  return tabs;
+}

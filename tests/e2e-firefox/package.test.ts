@@ -100,7 +100,7 @@ describe('the Firefox build', () => {
     const background = report.warnings.filter((w) => w.code === 'UNSAFE_VAR_ASSIGNMENT' && /import/.test(w.message));
     expect(background.map((w) => w.file)).toEqual([expect.stringMatching(/^assets\/service-worker[^/]*\.js$/)]);
     const agentBundle = readFileSync(join(FIREFOX_STORE_DIR, background[0]!.file!), 'utf8');
-    expect(agentBundle).toContain('__2048autopilot:'); // the agent's channel prefix: the import is the agent's
+    expect(agentBundle).toContain('script[type="module"][src]'); // what the agent looks for: the import is the agent's
     expect(report.warnings.filter((w) => !background.includes(w))).toEqual([]);
   });
 });

@@ -9,7 +9,7 @@
 import { STRATEGY_NAMES } from '../../engine/types';
 import type { StrategyName } from '../../engine/types';
 import type { GameRecord, LogChangeReply } from '../../shared/messages';
-import { ASIDE_STORAGE_KEY, GAMES_CAP, GAMES_STORAGE_KEY, HISTORY_NOTICE_KEY, gameKey, importCandidates, readGames, readLog, readNotice } from '../../shared/game-log';
+import { ASIDE_STORAGE_KEY, GAMES_CAP, SITE_GAMES_CAP, GAMES_STORAGE_KEY, HISTORY_NOTICE_KEY, gameKey, importCandidates, readGames, readLog, readNotice } from '../../shared/game-log';
 import { SUMMARY_TILES, filterGames, sitesOf, summarize } from '../../shared/game-log';
 import type { HistoryNotice } from '../../shared/game-log';
 import { IMPORT_MAX_CHARS, ImportError, exportCsv, exportJson, importGames } from '../../shared/game-log-io';
@@ -19,6 +19,7 @@ import { historyStrategyText } from '../coach-view';
 import { byId } from '../controls';
 import { formatInt, t, uiLanguage } from '../i18n';
 import { browser } from '../../platform/runtime';
+import { noticeText } from '../history-notice';
 import { ReachChart } from './charts';
 
 /** The id of a game in the replay's URL: its end time. */
@@ -50,12 +51,13 @@ function cell(tag: 'td' | 'th', text: string, scope?: string): HTMLTableCellElem
 }
 
 /** What an import did, in words (one sentence per thing that happened). */
-function importSummary(reply: LogChangeReply, file: { skipped: number; truncated: number }, refusedBefore: number): string {
+function importSummary(reply: LogChangeReply, file: { skipped: number; truncated: number; future: number }, refusedBefore: number): string {
   if (reply.failed) return t('importStorageFull');
   const { skipped } = file;
   const parts = [t('importDone', reply.added, skipped, reply.duplicates)];
   const refused = reply.refused + refusedBefore;
-  if (refused > 0) parts.push(t('importNoRoom', refused, GAMES_CAP));
+  if (refused > 0) parts.push(t('importNoRoom', refused, SITE_GAMES_CAP));
+  if (reply.future + file.future > 0) parts.push(t('importFuture', reply.future + file.future));
   if (reply.evicted > 0) parts.push(t('importEvicted', reply.evicted));
   if (reply.truncated + file.truncated > 0) parts.push(t('importTruncated', reply.truncated + file.truncated));
   return parts.join(' ');
@@ -153,7 +155,7 @@ export class HistoryView {
       const result = importGames(await file.text());
       const candidates = importCandidates(result.games);
       const reply = await send('history/import', { games: candidates.games });
-      this.ui.ioMessage.textContent = importSummary(reply, result, candidates.refused);
+      this.ui.ioMessage.textContent = importSummary(reply, { ...result, future: candidates.future }, candidates.refused);
     } catch (err) {
       this.ui.ioMessage.textContent =
         err instanceof ImportError ? t(`importError_${err.reason}`, Math.round(IMPORT_MAX_CHARS / 1_000_000)) : t('importFailed', err instanceof Error ? err.name : 'Error');
@@ -194,10 +196,10 @@ export class HistoryView {
     ui.site.replaceChildren(new Option(t('filterAll'), ''), ...sitesOf(this.games).map((s) => new Option(s || '—', s)));
     ui.site.value = sitesOf(this.games).includes(site) ? site : '';
     const shown = filterGames(this.games, { strategy: ui.strategy.value as StrategyName | '', site: ui.site.value });
-    ui.limit.textContent = t('historyLimit', this.games.length, GAMES_CAP);
+    ui.limit.textContent = t('historyLimit', this.games.length, GAMES_CAP, SITE_GAMES_CAP);
     ui.unreadable.textContent = this.aside.length > 0 ? t('historyUnreadable', this.aside.length) : '';
     ui.unreadable.hidden = this.aside.length === 0;
-    ui.notice.textContent = this.notice ? t('historyUnsaved', this.notice.unsaved) : '';
+    ui.notice.textContent = noticeText(this.notice);
     ui.notice.hidden = this.notice === null;
     this.renderSummary(shown);
 

@@ -16,6 +16,7 @@ import { browser, hasPanel, openPanel } from '../../platform/runtime';
 import { exportFileName, gameStats, tabIdFromSearch } from '../status-view';
 import { linkHowItWorks } from '../pages';
 import { showUpdateNote } from '../update-note';
+import { noticeText } from '../history-notice';
 
 const ui = {
   games: byId('games'),
@@ -30,7 +31,7 @@ let games: GameRecord[] = [];
 let unreadable: unknown[] = [];
 
 function renderNotice(notice: HistoryNotice | null): void {
-  ui.notice.textContent = notice ? t('historyUnsaved', notice.unsaved) : '';
+  ui.notice.textContent = noticeText(notice);
   ui.notice.hidden = notice === null;
 }
 

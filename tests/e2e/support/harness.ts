@@ -187,7 +187,12 @@ export class E2ESession {
    * cleared first, so no saved game carries over from an earlier test, and so is the tab's stored status.
    */
   async openGame(path: string): Promise<GameTab> {
-    const url = this.origin + path;
+    return this.openGameAt(this.origin, path);
+  }
+
+  /** `openGame` on another origin of the server (e.g. localhost instead of 127.0.0.1: another site). */
+  async openGameAt(origin: string, path: string): Promise<GameTab> {
+    const url = origin + path;
     const page = this.context.pages().find((p) => !p.url().startsWith('chrome-extension://')) ?? (await this.context.newPage());
     await page.goto(url);
     await page.evaluate(() => localStorage.clear());

@@ -58,17 +58,62 @@ describe('the game log’s one writer', () => {
   it('a write the storage refuses changes nothing, and the notice counts the games not saved', async () => {
     const local = area({ games: [game(1)] });
     const session = area();
-    const writer = new GameLogWriter(local, session, () => 42);
+    const writer = new GameLogWriter(local, session, () => T0 + 42);
     local.refuse = true;
     expect(await writer.record(game(2))).toMatchObject({ failed: true, added: 0 });
     expect(await writer.record(game(3))).toMatchObject({ failed: true });
     expect(await writer.importGames([game(4)])).toMatchObject({ failed: true });
     expect(local.items.games).toEqual([game(1)]);
-    expect(session.items.historyNotice).toEqual({ unsaved: 2, since: 42 });
+    expect(session.items.historyNotice).toEqual({ unsaved: 2, full: 0, short: 0, future: 0, unreadable: 0, lost: 0, since: T0 + 42 });
     // Room made (a game deleted): the notice goes.
     local.refuse = false;
     await writer.deleteGame('g-1');
     expect(session.items.historyNotice).toBeUndefined();
+  });
+});
+
+describe('what the history does not keep, it says', () => {
+  it('a game dated after tomorrow, a stopped game of 2 moves, a game its site has no room for, games a page let go: each counted in the notice', async () => {
+    const local = area({ games: [game(1)] });
+    const session = area();
+    const writer = new GameLogWriter(local, session, () => T0 + 100);
+    expect(await writer.record(game(2, { endedAt: Date.UTC(2199, 0, 1) }))).toMatchObject({ added: 0, future: 1, failed: false });
+    expect(await writer.record(game(3, { moves: 2, outcome: 'stopped' }))).toMatchObject({ added: 0, short: 1 });
+    // A finished game of 2 moves is a game: kept.
+    expect(await writer.record(game(4, { moves: 2, outcome: 'over' }))).toMatchObject({ added: 1 });
+    await writer.noteLost(5);
+    expect(session.items.historyNotice).toMatchObject({ unsaved: 0, full: 0, short: 1, future: 1, unreadable: 0, lost: 5, since: T0 + 100 });
+    expect((local.items.games as GameRecord[]).map((g) => g.gameId)).toEqual(['g-1', 'g-4']);
+  });
+
+  it('a site full of its own newer games: the older game is refused and counted, no other site’s game leaves', async () => {
+    const other = Array.from({ length: 5 }, (_, i) => game(100 + i, { site: 'b.test', endedAt: T0 - 1_000 + i }));
+    const mine = Array.from({ length: 300 }, (_, i) => game(1_000 + i, { site: 'a.test', endedAt: T0 + i }));
+    const local = area({ games: [...other, ...mine] });
+    const session = area();
+    const writer = new GameLogWriter(local, session, () => T0 + 10_000);
+    // Newer: the site's own oldest game makes room.
+    expect(await writer.record(game(2_000, { endedAt: T0 + 5_000 }))).toMatchObject({ added: 1, evicted: 1, refused: 0 });
+    // Older than all 300 of its site: refused, counted.
+    expect(await writer.record(game(2_001, { endedAt: T0 - 5 }))).toMatchObject({ added: 0, evicted: 0, refused: 1 });
+    const kept = local.items.games as GameRecord[];
+    expect(kept.filter((g) => g.site === 'b.test')).toEqual(other);
+    expect(kept.filter((g) => g.site === 'a.test')).toHaveLength(300);
+    expect(session.items.historyNotice).toMatchObject({ full: 1 });
+  });
+
+  it('unreadable records beyond the room aside are dropped, counted; a `games` value that is no list is kept aside', async () => {
+    const junk = Array.from({ length: 130 }, (_, i) => ({ junk: i }));
+    const local = area({ games: [game(1), ...junk] });
+    const session = area();
+    const writer = new GameLogWriter(local, session, () => T0 + 100);
+    await writer.record(game(2));
+    expect(local.items.gamesUnreadable).toHaveLength(100);
+    expect(session.items.historyNotice).toMatchObject({ unreadable: 30 });
+    const odd = area({ games: { '0': game(1), note: 'an object, not a list' } });
+    await new GameLogWriter(odd, area(), () => T0 + 100).record(game(3));
+    expect(odd.items.gamesUnreadable).toEqual([{ '0': game(1), note: 'an object, not a list' }]);
+    expect(odd.items.games).toEqual([game(3)]);
   });
 });
 
@@ -108,7 +153,7 @@ describe('games in play across an extension update', () => {
     expect(await isNewSession(session, T0 + 1)).toBe(false);
     const local = area({ liveGames: { '7': game(1, { outcome: 'stopped' }), '8': { junk: true } } });
     const recorded: [GameRecord, unknown][] = [];
-    const live = new LiveGames(local, { record: (r, o) => (recorded.push([r, o]), Promise.resolve({ added: 1, duplicates: 0, evicted: 0, refused: 0, truncated: 0, deleted: 0, failed: false })) }, Promise.resolve(true));
+    const live = new LiveGames(local, { record: (r, o) => (recorded.push([r, o]), Promise.resolve({ added: 1, duplicates: 0, evicted: 0, refused: 0, short: 0, future: 0, truncated: 0, deleted: 0, failed: false })) }, Promise.resolve(true));
     await live.settled();
     expect(recorded).toEqual([[game(1, { outcome: 'stopped' }), { fallback: true }]]);
     expect(local.items.liveGames).toBeUndefined();

@@ -11,6 +11,7 @@ import type { Handlers, SenderInfo } from '../../../src/shared/protocol';
 import { backgroundHandlers, solverOptions } from '../../../src/background/routing';
 import type { SolverHost } from '../../../src/solver/host';
 import type { NetworkStatus } from '../../../src/shared/network-status';
+import { DEFAULT_SETTINGS } from '../../../src/shared/settings';
 
 const own = { id: 'abc', origin: 'chrome-extension://abc/', background: 'chrome-extension://abc/service-worker-loader.js' };
 const fromBackground: SenderInfo = { id: 'abc', url: own.background };
@@ -36,6 +37,7 @@ function background() {
   const cancelled: [string, string][] = [];
   const statuses: [number, RunStatus][] = [];
   const records: GameRecord[] = [];
+  const lost: number[] = [];
   const networks: NetworkStatus[] = [];
   const solverHost: SolverHost = {
     solve: (request) => {
@@ -62,16 +64,21 @@ function background() {
       importGames: () => Promise.resolve(NO_CHANGE),
       deleteGame: () => Promise.resolve(NO_CHANGE),
       clear: () => Promise.resolve(NO_CHANGE),
+      noteLost: (games) => {
+        lost.push(games);
+        return Promise.resolve();
+      },
     },
+    currentSettings: () => Promise.resolve(DEFAULT_SETTINGS),
     saveNetworkStatus: (status) => {
       networks.push(status);
       return Promise.resolve();
     },
   });
-  return { handlers, solved, cancelled, statuses, records, networks };
+  return { handlers, solved, cancelled, statuses, records, networks, lost };
 }
 
-const NO_CHANGE = { added: 0, duplicates: 0, evicted: 0, refused: 0, truncated: 0, deleted: 0, failed: false };
+const NO_CHANGE = { added: 0, duplicates: 0, evicted: 0, refused: 0, short: 0, future: 0, truncated: 0, deleted: 0, failed: false };
 
 describe('the solver host hears only the background', () => {
   const offscreen: Handlers<'offscreen'> = {
@@ -186,5 +193,24 @@ describe('the learned network’s state', () => {
     const bad = { kind: 'solver/network', status: { state: 'loading', percent: 140 } };
     await expect(dispatch('background', bg.handlers, bad, offscreenPage, own)).resolves.toMatchObject({ ok: false });
     expect(bg.networks).toEqual([]);
+  });
+});
+
+describe('what a content script gets from the background', () => {
+  it('the settings on asking (its only way to them: it reads no storage), and nothing of the history', async () => {
+    const bg = background();
+    const reply = await dispatch('background', bg.handlers, { kind: 'settings/get' }, tab(3), own);
+    expect(reply).toEqual({ ok: true, settings: DEFAULT_SETTINGS });
+    expect(JSON.stringify(reply)).not.toMatch(/games|gameId|replay/);
+    // Only a tab's content script asks so.
+    await expect(dispatch('background', bg.handlers, { kind: 'settings/get' }, fromBackground, own)).resolves.toMatchObject({ ok: false });
+  });
+
+  it('a record that comes with games the tab let go: counted for the history’s notice, the record kept', async () => {
+    const bg = background();
+    const record: GameRecord = { gameId: 'g-1', site: 'a.test', adapter: 'classic', strategy: 'expectimax', score: 10, bestTile: 8, moves: 30, ms: 100, desyncs: 0, endedAt: 1_700_000_000_000, outcome: 'over' };
+    await expect(dispatch('background', bg.handlers, { kind: 'content/game-finished', record, lost: 4 }, tab(3), own)).resolves.toEqual({ ok: true });
+    expect(bg.lost).toEqual([4]);
+    expect(bg.records).toEqual([record]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GAMES_CAP, addGame, readGames, readLog } from '../../../src/shared/game-log';
+import { SITE_GAMES_CAP, addGame, readGames, readLog } from '../../../src/shared/game-log';
 import { readStatus, statusKey } from '../../../src/shared/run-status-store';
 import { badgeFor, shortTile } from '../../../src/background/badge';
 import { errorStatus, injectionError, statusAfterPageEnd, stoppedGameRecord, toggleCommand } from '../../../src/background/run-status';
@@ -63,12 +63,12 @@ describe('game log', () => {
   it('appends, drops invalid entries and caps the log, oldest out first', () => {
     expect(appendGame(undefined, record(1))).toEqual([record(1)]);
     expect(appendGame([record(1), { junk: true }, 'x'], record(2))).toEqual([record(1), record(2)]);
-    const full = Array.from({ length: GAMES_CAP }, (_, i) => record(i));
+    const full = Array.from({ length: SITE_GAMES_CAP }, (_, i) => record(i));
     const next = appendGame(full, record(5_000));
-    expect(next).toHaveLength(GAMES_CAP);
+    expect(next).toHaveLength(SITE_GAMES_CAP);
     expect(next[0]).toEqual(record(1));
     expect(next[next.length - 1]).toEqual(record(5_000));
-    expect(appendGame([record(1), record(2), record(3)], record(4), { cap: 2 })).toEqual([record(3), record(4)]);
+    expect(appendGame([record(3), record(4), record(5)], record(6), { cap: 2 })).toEqual([record(5), record(6)]);
   });
 
   it('reads only valid records and statuses', () => {

@@ -36,8 +36,17 @@ describe('manifest.json', () => {
     expect(full.cross_origin_opener_policy).toEqual({ value: 'same-origin' });
   });
 
-  it('has a strict CSP for extension pages', () => {
-    expect(manifest.content_security_policy.extension_pages).toBe("script-src 'self' 'wasm-unsafe-eval'; object-src 'self'");
+  it('has a strict CSP for extension pages: no plugins, no connection beyond the extension itself, WebAssembly kept', () => {
+    const directives = new Map(
+      manifest.content_security_policy.extension_pages.split(';').map((d) => {
+        const [name, ...values] = d.trim().split(/\s+/);
+        return [name, values] as const;
+      }),
+    );
+    expect(directives.get('script-src')).toEqual(["'self'", "'wasm-unsafe-eval'"]);
+    expect(directives.get('object-src')).toEqual(["'none'"]);
+    expect(directives.get('connect-src')).toEqual(["'self'"]);
+    expect([...directives.keys()].sort()).toEqual(['connect-src', 'object-src', 'script-src']);
   });
 
   it('declares the keyboard commands', () => {

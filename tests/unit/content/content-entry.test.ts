@@ -42,9 +42,14 @@ function fakeChrome(listeners: Listeners) {
   };
   return {
     runtime,
-    storage: {
-      local: { get: () => Promise.resolve({}) },
-      onChanged: { addListener: (l: unknown) => listeners.storage.add(l), removeListener: (l: unknown) => listeners.storage.delete(l) },
+    /** Every use of the extension's storage (a content script makes none: it holds every site's games). */
+    storageUses: 0,
+    get storage() {
+      this.storageUses++;
+      return {
+        local: { get: () => Promise.resolve({}) },
+        onChanged: { addListener: (l: unknown) => listeners.storage.add(l), removeListener: (l: unknown) => listeners.storage.delete(l) },
+      };
     },
   };
 }
@@ -85,7 +90,7 @@ describe('content script entry', () => {
     const listeners = fresh();
     const { chrome, instance } = await inject(listeners);
     expect(listeners.message.size).toBe(1);
-    expect(listeners.storage.size).toBe(1);
+    expect(listeners.storage.size).toBe(0);
     const removed: string[] = [];
     const remove = window.removeEventListener.bind(window);
     window.removeEventListener = ((type: string, listener: EventListener, options?: boolean | EventListenerOptions) => {
@@ -136,6 +141,46 @@ function classicBoard(cells: number[]): string {
     .join('');
   return `<div class="game-container"><div class="grid-container">${grid}</div><div class="tile-container">${tiles}</div></div>`;
 }
+
+describe('content script entry: the settings, never the history', () => {
+  it('ten saved games and a settings change: the content script hears the settings from the background, never the history', async () => {
+    const { DEFAULT_SETTINGS } = await import('../../../src/shared/settings');
+    const listeners = fresh();
+    const sent: { kind: string }[] = [];
+    const chrome = fakeChrome(listeners);
+    chrome.runtime.sendMessage = (message: { kind: string }) => {
+      sent.push(message);
+      return Promise.resolve(message.kind === 'settings/get' ? { ok: true, settings: { ...DEFAULT_SETTINGS, thinkMs: 321 } } : { ok: true });
+    };
+    vi.stubGlobal('chrome', chrome);
+    vi.resetModules();
+    await import('../../../src/content/index');
+    await vi.waitFor(() => expect(sent.map((m) => m.kind)).toContain('settings/get'));
+    // The background saves ten games: storage changes the content script could hear, had it listened.
+    const games: unknown[] = [];
+    for (let i = 0; i < 10; i++) {
+      games.push({ gameId: `g-${i}`, site: 'other.test', moves: 100 + i });
+      for (const listener of listeners.storage) (listener as (c: unknown, a: string) => void)({ games: { newValue: [...games] } }, 'local');
+    }
+    // The settings change: the background sends them, alone.
+    const heard: unknown[] = [];
+    const deliver = (data: unknown) =>
+      new Promise((respond) => {
+        heard.push(data);
+        for (const listener of listeners.message) (listener as (d: unknown, s: unknown, r: (v: unknown) => void) => void)(data, { id: 'abc', url: 'chrome-extension://abc/sw.js' }, respond);
+      });
+    expect(await deliver({ kind: 'content/settings', settings: { ...DEFAULT_SETTINGS, thinkMs: 500 } })).toEqual({ ok: true });
+    // A tab cannot send it (only the background).
+    const fromTab = await new Promise((respond) => {
+      for (const listener of listeners.message) (listener as (d: unknown, s: unknown, r: (v: unknown) => void) => void)({ kind: 'content/settings', settings: DEFAULT_SETTINGS }, { id: 'abc', url: 'https://evil.test/', tab: { id: 3 } }, respond);
+    });
+    expect(fromTab).toMatchObject({ ok: false });
+    // Nothing of the history reached the script: no storage used, no listener on it, nothing heard or sent with a game in it.
+    expect(chrome.storageUses).toBe(0);
+    expect(listeners.storage.size).toBe(0);
+    expect(JSON.stringify([...heard, ...sent])).not.toMatch(/other\.test|gameId|"games"/);
+  });
+});
 
 describe('content script entry: coach mode and the page going away', () => {
   it('a coached game in progress is recorded, with its replay and marks, when the page is hidden (pagehide)', async () => {

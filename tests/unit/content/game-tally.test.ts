@@ -105,7 +105,7 @@ describe('the game log records a game once', () => {
   it('a fallback guess (the background’s, when a page went away) leaves a known game with as many moves as it is', () => {
     const log = appendGame([record('g-1', 9, 'stopped')], record('g-1', 4, 'stopped'), { fallback: true });
     expect(log).toEqual([record('g-1', 9, 'stopped')]);
-    expect(appendGame(log, record('g-3', 1, 'stopped'), { fallback: true })).toHaveLength(2);
+    expect(appendGame(log, record('g-3', 3, 'stopped'), { fallback: true })).toHaveLength(2);
     // A guess with more moves (the game went on after its last record) takes its numbers.
     expect(appendGame(log, record('g-1', 12, 'stopped'), { fallback: true })).toEqual([record('g-1', 12, 'stopped')]);
   });
@@ -145,6 +145,27 @@ describe('GameReporter: a game is sent until the background answers', () => {
     expect(reporter.unsent()).toEqual([]);
     await new Promise((r) => setTimeout(r, 20));
     expect(delivered).toHaveLength(2);
+  });
+
+  it('games beyond the 20 that may wait are let go, never without a word: the count goes with the next record sent', async () => {
+    let reachable = false;
+    const delivered: { record: GameRecord; lost?: number }[] = [];
+    const send = createSend(async (message: Message) => {
+      if (message.kind !== 'content/game-finished') return { ok: false, error: 'unexpected' };
+      if (!reachable) throw new Error('Could not establish connection. Receiving end does not exist.');
+      delivered.push({ record: message.record, ...(message.lost !== undefined ? { lost: message.lost } : {}) });
+      return { ok: true };
+    });
+    const reporter = new GameReporter(send, () => true, [1]);
+    for (let i = 0; i < 25; i++) reporter.report(record(`g-${i}`, 10 + i));
+    expect(reporter.unsent()).toHaveLength(20);
+    reachable = true;
+    reporter.report(record('g-25', 50));
+    await until(() => delivered.length === 20);
+    // The oldest five (and g-5, pushed out by g-25) went: six told, once.
+    expect(delivered.map((d) => d.lost ?? 0).reduce((a, b) => a + b, 0)).toBe(6);
+    expect(delivered[0].lost).toBe(6);
+    expect(delivered.slice(1).every((d) => d.lost === undefined)).toBe(true);
   });
 
   it('a refusal is an answer (not sent again); without the extension, records wait for the handover', async () => {

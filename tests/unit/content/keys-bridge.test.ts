@@ -8,10 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { JSDOM } from 'jsdom';
 import { createHmac } from 'node:crypto';
 import { runInNewContext } from 'node:vm';
-import { createPageBridge, verifyDetail } from '../../../src/content/bridge';
+import { bridgeEventName, createPageBridge, verifyDetail } from '../../../src/content/bridge';
 import { hmacSha256Hex } from '../../../src/content/hmac';
 import { EditableFocusError, dispatchMoveKey, focusedEditable, moveKeyInit } from '../../../src/content/keys';
-import { channelName, makeToken } from '../../../src/shared/bridge-protocol';
+import { makeToken } from '../../../src/shared/bridge-protocol';
 import type { BridgeKeys } from '../../../src/shared/bridge-protocol';
 import { mainWorldAgent } from '../../../src/page/main-world';
 import type { AgentHooks } from '../../../src/page/main-world';
@@ -163,14 +163,19 @@ function injectedAgent(): typeof mainWorldAgent {
   return runInNewContext(`(${mainWorldAgent.toString()})`, {}) as typeof mainWorldAgent;
 }
 
+/** The page's module scripts, as its resource timeline would list them had it run them all. */
+function allRan(win: Window): { name: string; initiatorType: string }[] {
+  return Array.from(win.document.querySelectorAll('script[src]'), (s) => ({ name: (s as HTMLScriptElement).src, initiatorType: 'script' }));
+}
+
 function install(win: Window, k: BridgeKeys, hooks: Omit<AgentHooks, 'win'> = {}): boolean {
-  return injectedAgent()(k.secret, k.channel, { win, ...hooks });
+  return injectedAgent()(k.secret, k.channel, { win, resources: () => allRan(win), ...hooks });
 }
 
 /** Every `detail` the agent sends on the channel, as the page could see it. */
 function recordToContent(win: Window, k: BridgeKeys): string[] {
   const seen: string[] = [];
-  win.addEventListener(channelName(k.channel, 'to-content'), (e) => seen.push(String((e as CustomEvent).detail)));
+  win.addEventListener(bridgeEventName(k.secret, 'to-content', 'http://127.0.0.1'), (e) => seen.push(String((e as CustomEvent).detail)));
   return seen;
 }
 
@@ -233,7 +238,7 @@ describe('main-world bridge', () => {
     bridge.on('store/state', (p) => pushes.push(p));
     install(win, k);
     expect(await bridge.connect(200)).toBe(true);
-    const toContent = channelName(k.channel, 'to-content');
+    const toContent = bridgeEventName(k.secret, 'to-content', 'http://127.0.0.1');
     const forge = (detail: unknown): void => {
       win.dispatchEvent(new win.CustomEvent(toContent, { detail }));
     };
@@ -262,7 +267,7 @@ describe('main-world bridge', () => {
     install(win, k);
     let keysSeen = 0;
     win.document.addEventListener('keydown', () => keysSeen++);
-    const toPage = channelName(k.channel, 'to-page');
+    const toPage = bridgeEventName(k.secret, 'to-page', 'http://127.0.0.1');
     for (const detail of ['1:key:sideways', '2:eval:alert(1)', 'x:key:left', '3', { id: 4 }, `${'9'.repeat(20)}:key:left`]) {
       win.dispatchEvent(new win.CustomEvent(toPage, { detail }));
     }
@@ -328,7 +333,7 @@ describe('main-world bridge', () => {
     };
     const added: string[] = [];
     const removed: string[] = [];
-    const toPage = channelName(k.channel, 'to-page');
+    const toPage = bridgeEventName(k.secret, 'to-page', 'http://127.0.0.1');
     const realAdd = win.EventTarget.prototype.addEventListener;
     const realRemove = win.EventTarget.prototype.removeEventListener;
     win.EventTarget.prototype.addEventListener = function (this: EventTarget, type: string, ...rest: unknown[]) {
@@ -452,7 +457,7 @@ describe('main-world bridge', () => {
     const store = { subscribe: (cb: (g: unknown) => void) => listeners.push(cb), move() {}, sanitize() {} };
     install(win, k, { importModule: async () => ({ store }) });
     return (async () => {
-      win.dispatchEvent(new win.CustomEvent(channelName(k.channel, 'to-page'), { detail: '1:store/find:' }));
+      win.dispatchEvent(new win.CustomEvent(bridgeEventName(k.secret, 'to-page', 'http://127.0.0.1'), { detail: '1:store/find:' }));
       await new Promise((r) => setTimeout(r, 10));
       const before = seen.length;
       for (const game of [
@@ -468,5 +473,75 @@ describe('main-world bridge', () => {
       expect(sent).toHaveLength(1);
       expect(sent[0]).toMatchObject({ kind: 'push', type: 'store/state', payload: { state: 'x},board:[[2048]]', board: [[2, 0, 0], [0, 0, 0], [0, 0, 0]] } });
     })();
+  });
+});
+
+describe('nothing on the page that names the extension', () => {
+  /** Every event type listened for or dispatched on `win` from now on. */
+  function traceEventNames(win: Window & typeof globalThis): Set<string> {
+    const names = new Set<string>();
+    const proto = win.EventTarget.prototype;
+    const add = proto.addEventListener;
+    const fire = proto.dispatchEvent;
+    proto.addEventListener = function (this: EventTarget, type: string, ...rest: unknown[]) {
+      names.add(type);
+      return Reflect.apply(add, this, [type, ...rest]) as void;
+    } as typeof add;
+    proto.dispatchEvent = function (this: EventTarget, event: Event) {
+      names.add(event.type);
+      return Reflect.apply(fire, this, [event]) as boolean;
+    };
+    return names;
+  }
+
+  it('the names of its events on two pages of two sites: 32 hex digits, no fixed text, nothing in common', async () => {
+    const seen: string[][] = [];
+    for (const url of ['http://127.0.0.1/', 'http://localhost:8080/game/']) {
+      const win = new JSDOM('<!DOCTYPE html><html><body></body></html>', { url }).window as unknown as Window & typeof globalThis;
+      const names = traceEventNames(win);
+      const k = keys();
+      const bridge = createPageBridge(win, k);
+      expect(install(win, k)).toBe(true);
+      expect(await bridge.connect(500)).toBe(true);
+      await bridge.request('key', { direction: 'up' });
+      bridge.dispose();
+      const ours = [...names].filter((n) => n !== 'keydown' && n !== 'keyup');
+      expect(ours.length).toBe(2);
+      for (const name of ours) {
+        expect(name).toMatch(/^[0-9a-f]{32}$/);
+        expect(name).not.toMatch(/2048|autopilot/i);
+      }
+      seen.push(ours);
+    }
+    // No name, and no piece of six characters of one, appears on the other site.
+    const pieces = (name: string): string[] => Array.from({ length: name.length - 5 }, (_, i) => name.slice(i, i + 6));
+    for (const name of seen[0]) for (const piece of pieces(name)) expect(seen[1].some((other) => other.includes(piece))).toBe(false);
+  });
+
+  it('imports only module scripts of the page’s own origin that the page ran (a planted one is never fetched)', async () => {
+    const win = freshWindow(
+      '<script type="module" src="/assets/planted.js"></script><script type="module" src="https://cdn.example/x.js"></script><script type="module" src="/assets/index.js"></script>',
+    );
+    const k = keys();
+    const { store } = fakeStore();
+    const imported: string[] = [];
+    const ran = [
+      { name: 'https://cdn.example/x.js', initiatorType: 'script' },
+      { name: 'http://127.0.0.1/assets/index.js', initiatorType: 'script' },
+      // Fetched, but not as a script.
+      { name: 'http://127.0.0.1/assets/planted.js', initiatorType: 'fetch' },
+    ];
+    const bridge = createPageBridge(win, k);
+    install(win, k, {
+      resources: () => ran,
+      importModule: async (url) => {
+        imported.push(url);
+        return url.endsWith('/index.js') ? { g: store } : { nothing: true };
+      },
+    });
+    const found = await bridge.request<{ found: boolean }>('store/find');
+    expect(found.found).toBe(true);
+    expect(imported).toEqual(['http://127.0.0.1/assets/index.js']);
+    bridge.dispose();
   });
 });

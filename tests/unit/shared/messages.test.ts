@@ -191,6 +191,7 @@ describe('dispatch (the one listener)', () => {
   const content = { id: 'abc', url: 'http://127.0.0.1/', tab: { id: 4 }, frameId: 0 };
   const handlers: Handlers<'content'> = {
     'content/ping': () => ({ version: 7 }),
+    'content/settings': () => ({}),
     'content/command': () => {
       throw new Error('No 2048 board found on this page');
     },

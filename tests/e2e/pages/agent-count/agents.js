@@ -8,7 +8,9 @@
   var live = [];
   var seen = {};
   var isRequestChannel = function (type) {
-    return typeof type === 'string' && type.indexOf('__2048autopilot:') === 0 && /:to-page$/.test(type);
+    // The agent's request name: 32 hex digits derived from its secret and the origin (no fixed text); the
+    // agent listens on no other name, and nothing else of this page does on such a name.
+    return typeof type === 'string' && /^[0-9a-f]{32}$/.test(type);
   };
   proto.addEventListener = function (type, listener) {
     if (this === window && isRequestChannel(type)) {

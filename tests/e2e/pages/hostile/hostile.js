@@ -70,11 +70,13 @@
     noteCaller(dispatchEvent);
     note(event);
     var type = event && event.type;
-    if (typeof type === 'string' && type.indexOf('__2048autopilot') === 0) {
+    // The autopilot's event names carry nothing fixed: its traffic is told by its shape (a text, a tag).
+    var detail = event instanceof OriginalCustomEvent ? event.detail : undefined;
+    if (typeof type === 'string' && typeof detail === 'string' && /~[0-9a-f]{64}$/.test(detail)) {
       channels[type] = true;
       state.observed += 1;
       var result = originalDispatch.apply(this, arguments);
-      if (/to-content$/.test(type) && typeof event.detail === 'string') forge(type, event.detail);
+      forge(type, detail);
       return result;
     }
     return originalDispatch.apply(this, arguments);
@@ -82,7 +84,8 @@
   proto.addEventListener = function addEventListener(type) {
     noteCaller(addEventListener);
     note(type);
-    if (typeof type === 'string' && type.indexOf('__2048autopilot') === 0) channels[type] = true;
+    // A name the page does not use itself: the autopilot's.
+    if (typeof type === 'string' && !/^[a-z]+$/.test(type)) channels[type] = true;
     return originalListen.apply(this, arguments);
   };
   window.CustomEvent = function CustomEvent(type, init) {
