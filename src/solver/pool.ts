@@ -9,7 +9,8 @@
  * - `single`: one worker (the strategy is instant).
  *
  * With a network supply (./network-supply.ts), the first search that values positions with the learned network
- * loads it, and each worker gets it before its first search; searches wait while it loads.
+ * loads it; until it is decoded the workers search with the heuristic (the first move at once, its choice saying
+ * `evaluation: 'heuristic'`), then each gets it between two searches, all of them before the next search starts.
  *
  * A newer request on the same channel (one channel per tab) cancels the older one; so does `cancel`.
  * A worker that crashes (`onerror`) or overruns its budget by a wide margin is terminated and replaced;
@@ -273,16 +274,23 @@ export class SolverPool {
   }
 
   private pump(): void {
-    if (this.disposed || this.network?.state === 'loading') return;
+    if (this.disposed) return;
     if (this.network?.state === 'ready') this.supplyNetwork();
     while (this.queue.length > 0 && !this.disposed) {
-      // No search starts while the network is being set up: the parts of a search are valued one way.
-      if (this.loader || this.slots.some((candidate) => candidate.network === 'waiting' || candidate.network === 'pending')) return;
+      // Until the network is decoded the workers search with the heuristic (the first move at once); while it
+      // is handed to them none starts, so that the parts of a search are valued one way.
+      if (this.handingOver()) return;
       let slot = this.slots.find((candidate) => candidate.task === null);
       if (!slot && this.slots.length < this.size) slot = this.addSlot();
       if (!slot) return;
       this.assign(slot, this.queue.shift() as Task);
     }
+  }
+
+  /** Some worker is being given the network, or some hold it and some not yet: no part may start now. */
+  private handingOver(): boolean {
+    if (this.slots.some((slot) => slot.network === 'pending')) return true;
+    return this.slots.some((slot) => slot.network === 'ready') && this.slots.some((slot) => slot.network !== 'ready');
   }
 
   /**
