@@ -60,6 +60,8 @@ export interface PoolConfig {
   readonly untimedLimitMs?: number;
   /** Time a cancelled part has to stop before its worker is replaced. */
   readonly cancelGraceMs?: number;
+  /** More time for a new worker's first part (its core is loaded first). */
+  readonly startupGraceMs?: number;
   /** The learned network, loaded at the first search that uses it (none: the workers use the heuristic). */
   readonly network?: PoolNetworkConfig;
 }
@@ -146,6 +148,8 @@ interface Slot {
   /** The learned network in this worker: none, waiting for the loader, being set up (request `setupId`), in use. */
   network: 'none' | 'waiting' | 'pending' | 'ready';
   setupId: number;
+  /** The worker has answered a part (before that its first part also waits for its core to load). */
+  warm: boolean;
 }
 
 interface Task {
@@ -307,7 +311,7 @@ export class SolverPool {
   }
 
   private addSlot(): Slot {
-    const slot: Slot = { index: this.slots.length, worker: undefined as unknown as SolverWorker, task: null, timer: null, network: 'none', setupId: -1 };
+    const slot: Slot = { index: this.slots.length, worker: undefined as unknown as SolverWorker, task: null, timer: null, network: 'none', setupId: -1, warm: false };
     this.attachWorker(slot);
     this.slots.push(slot);
     return slot;
@@ -319,6 +323,7 @@ export class SolverPool {
     worker.onerror = () => this.onWorkerFailure(slot, worker, 'a solver worker crashed');
     slot.worker = worker;
     slot.network = 'none';
+    slot.warm = false;
   }
 
   /** Send an idle worker without the network what it needs to use it (or have it wait for the loader). */
@@ -453,7 +458,10 @@ export class SolverPool {
     const { request } = task.search;
     slot.task = task;
     task.slot = slot;
-    this.arm(slot, partLimitMs(request.strategy, task.options, this.config), 'a solver worker overran its time budget');
+    // A new worker's first part also waits for its search core to be fetched and compiled (slow on a busy machine,
+    // or beside the network's load): without this grace it would be replaced, and the next one too.
+    const startup = slot.warm ? 0 : (this.config.startupGraceMs ?? 10_000);
+    this.arm(slot, partLimitMs(request.strategy, task.options, this.config) + startup, 'a solver worker overran its time budget');
     try {
       slot.worker.postMessage({ type: 'start', id: task.id, strategy: request.strategy, board: request.board, options: task.options });
     } catch (err) {
@@ -477,6 +485,7 @@ export class SolverPool {
     const task = slot.task;
     if (!response || !task || response.id !== task.id) return; // stale or foreign
     this.release(slot);
+    slot.warm = true;
     if (response.type === 'result') this.finishTask(task, response.choice, null);
     else this.finishTask(task, null, response.aborted ? 'a part was cancelled' : `a solver worker failed: ${response.error}`);
     this.pump();
