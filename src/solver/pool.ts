@@ -354,19 +354,25 @@ export class SolverPool {
     const next = network.loaderRequest(id);
     if (!next) return;
     const worker = this.config.createWorker();
-    const timer = setTimeout(() => {
-      this.endLoader(null);
-      network.crashed();
-    }, network.setupLimitMs);
-    const loader = { worker, id, timer, done: false };
+    // A loader that stops making progress for the setup limit counts as failed (one that progresses goes on: on a
+    // busy machine, with the heuristic searching beside it, a decoding can take longer than the limit).
+    const stalled = (): ReturnType<typeof setTimeout> =>
+      setTimeout(() => {
+        this.endLoader(null);
+        network.crashed();
+      }, network.setupLimitMs);
+    const loader = { worker, id, timer: stalled(), done: false };
     this.loader = loader;
     worker.onmessage = (event) => {
       const response = parseWorkerResponse(event.data);
       if (this.loader !== loader || !response || !('id' in response) || response.id !== id) return;
-      if (response.type === 'network-progress') network.decoding(response.fraction);
-      else if (response.type === 'network-ready') {
+      if (response.type === 'network-progress') {
+        clearTimeout(loader.timer);
+        loader.timer = stalled();
+        network.decoding(response.fraction);
+      } else if (response.type === 'network-ready') {
         loader.done = true;
-        clearTimeout(timer);
+        clearTimeout(loader.timer);
         network.decoded(response.descriptor, response.weights);
         if (network.shared) this.endLoader(null);
         this.pump();

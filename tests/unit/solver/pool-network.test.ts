@@ -20,7 +20,7 @@ const OPEN: Grid = { rows: 4, cols: 4, cells: [0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 
 const FIVE: Grid = { rows: 5, cols: 5, cells: [2, ...new Array<number>(24).fill(0)] };
 const DESCRIPTOR = { shape: '4x4' as const, encoding: 'i16' as const, scale: 0.5, metadata: { test: 'fake' } };
 
-type LoaderBehaviour = 'decode' | 'fail' | 'crash';
+type LoaderBehaviour = 'decode' | 'fail' | 'crash' | 'slow';
 
 /** Everything the pool sent and the workers did, in order. */
 const log: string[] = [];
@@ -66,6 +66,12 @@ class NetWorker implements SolverWorker {
           answer({ type: 'network-failed', id: message.id, reason: { code: 'networkLoadFailed', params: ['the network file is corrupt (weights checksum mismatch)'] } });
           return;
         }
+        if (this.options.loader === 'slow') {
+          // Progress every 10 ms for 80 ms: longer than a 30 ms setup limit, yet never stalled for it.
+          for (let i = 1; i < 8; i++) answer({ type: 'network-progress', id: message.id, fraction: i / 8 }, i * 10);
+          answer({ type: 'network-ready', id: message.id, descriptor: DESCRIPTOR, shared: true }, 80);
+          return;
+        }
         answer({ type: 'network-progress', id: message.id, fraction: 0.5 });
         answer(
           message.memory
@@ -109,7 +115,7 @@ let current: Harness | null = null;
 function makePool(
   size: number,
   source: (() => Promise<NetworkSource>) | 'shared' | 'copies',
-  options: Partial<{ loader: LoaderBehaviour; crashOnAttach: boolean; refuseMemory: boolean }> = {},
+  options: Partial<{ loader: LoaderBehaviour; crashOnAttach: boolean; refuseMemory: boolean; setupLimitMs: number }> = {},
 ): Harness {
   log.length = 0;
   const workers: NetWorker[] = [];
@@ -140,6 +146,7 @@ function makePool(
       },
       report: (status) => harness.statuses.push(status),
       now: () => 0,
+      ...(options.setupLimitMs !== undefined ? { setupLimitMs: options.setupLimitMs } : {}),
     },
   });
   current = harness;
@@ -272,6 +279,14 @@ describe('the learned network in the pool', () => {
     // Out of use for the pool's lifetime: no second load.
     await solve(pool, 'expectimax', OPEN, 'again');
     expect(current?.loads).toBe(1);
+  });
+
+  it('a loader that goes on making progress is waited for past the setup limit; the heuristic plays meanwhile', async () => {
+    const { pool, statuses } = makePool(2, 'shared', { loader: 'slow', setupLimitMs: 30 });
+    const choices = await untilNetwork(pool);
+    expect(choices[0].evaluation).toBe('heuristic');
+    expect(choices.at(-1)?.evaluation).toBe('network');
+    expect(statuses.at(-1)).toMatchObject({ state: 'ready' });
   });
 
   it('a corrupt file (the loader says so) and a loader that crashes are failures with their reason', async () => {
