@@ -39,6 +39,8 @@ interface Sample {
   readonly localKiB: number;
   readonly sessionKiB: number;
   readonly load: number;
+  /** What valued the last move: the learned network, or the heuristic (while it loads, or when it failed). */
+  readonly evaluation: string;
 }
 
 // --------------------------------------------------------------------------------------- processes
@@ -123,7 +125,7 @@ async function clickSolve(run: ClassicRun): Promise<void> {
 // ---------------------------------------------------------------------------------------- output
 
 function table(samples: readonly Sample[]): string {
-  const head = ['moves', 'min', 'moves/s', 'desyncs', 'games', ...KINDS.map((k) => `${k} MiB`), 'page DOM nodes', 'page heap MiB', 'storage.local KiB', 'storage.session KiB', 'load'];
+  const head = ['moves', 'min', 'moves/s', 'desyncs', 'games', ...KINDS.map((k) => `${k} MiB`), 'page DOM nodes', 'page heap MiB', 'storage.local KiB', 'storage.session KiB', 'evaluation', 'load'];
   const rows = samples.map((s) => [
     String(s.moves),
     (s.seconds / 60).toFixed(1),
@@ -135,6 +137,7 @@ function table(samples: readonly Sample[]): string {
     s.heapMiB.toFixed(1),
     s.localKiB.toFixed(0),
     s.sessionKiB.toFixed(1),
+    s.evaluation,
     s.load.toFixed(1),
   ]);
   return [`| ${head.join(' | ')} |`, `|${head.map(() => '---:').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
@@ -233,6 +236,7 @@ async function main(): Promise<number> {
           localKiB: storage.local,
           sessionKiB: storage.session,
           load: loadavg()[0],
+          evaluation: now.evaluation ?? '–',
         };
         samples.push(sample);
         previous = { moves: total, at };
