@@ -212,10 +212,7 @@ export class SolverPool {
 
     if (this.network && NetworkSupply.wanted(request.strategy, request.board)) this.network.start();
     const legal = this.config.engine.legalMoves(request.board);
-    // While the network is fetched and decoded, a search takes one worker: the heuristic's early moves need no more,
-    // and the load keeps a core.
-    const workers = this.networkLoading() ? 1 : this.size;
-    const plans = planParts(request.strategy, request.options, legal, workers, (Date.now() ^ this.nextTaskId) | 0);
+    const plans = planParts(request.strategy, request.options, legal, this.size, (Date.now() ^ this.nextTaskId) | 0);
     if (plans.length === 0) {
       return Promise.resolve({
         choice: { strategy: request.strategy, move: null, values: {}, depth: 0, nodes: 0, ms: 0 },
@@ -292,11 +289,6 @@ export class SolverPool {
       if (!slot) return;
       this.assign(slot, this.queue.shift() as Task);
     }
-  }
-
-  /** The network is being fetched or decoded (its loader has not answered yet). */
-  private networkLoading(): boolean {
-    return this.network?.state === 'loading' || (this.loader !== null && !this.loader.done);
   }
 
   /** Some worker is being given the network, or some hold it and some not yet: no part may start now. */
