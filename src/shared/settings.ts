@@ -9,7 +9,7 @@ export const SettingsSchema = z.object({
   strategy: z.enum(STRATEGY_NAMES),
   /** Think time per move, milliseconds (strategies with a time budget). */
   thinkMs: z.number().int().min(10).max(10_000),
-  /** Pause between moves, milliseconds (0 = as fast as the page accepts). */
+  /** Pause between moves, milliseconds (0 = the speed "Fastest": the next key as soon as the page took the last). */
   pauseMs: z.number().int().min(0).max(5_000),
   /** Fixed search depth instead of a time budget (null = use thinkMs). */
   depth: z.number().int().min(1).max(8).nullable(),

@@ -9,7 +9,8 @@
  * - `single`: one worker (the strategy is instant).
  *
  * With a network supply (./network-supply.ts), the first search that values positions with the learned network
- * loads it, and each worker gets it before its first search; searches wait while it loads.
+ * loads it; until it is decoded the workers search with the heuristic (the first move at once, its choice saying
+ * `evaluation: 'heuristic'`), then each gets it between two searches, all of them before the next search starts.
  *
  * A newer request on the same channel (one channel per tab) cancels the older one; so does `cancel`.
  * A worker that crashes (`onerror`) or overruns its budget by a wide margin is terminated and replaced;
@@ -59,6 +60,8 @@ export interface PoolConfig {
   readonly untimedLimitMs?: number;
   /** Time a cancelled part has to stop before its worker is replaced. */
   readonly cancelGraceMs?: number;
+  /** More time for a new worker's first part (its core is loaded first). */
+  readonly startupGraceMs?: number;
   /** The learned network, loaded at the first search that uses it (none: the workers use the heuristic). */
   readonly network?: PoolNetworkConfig;
 }
@@ -145,6 +148,8 @@ interface Slot {
   /** The learned network in this worker: none, waiting for the loader, being set up (request `setupId`), in use. */
   network: 'none' | 'waiting' | 'pending' | 'ready';
   setupId: number;
+  /** The worker has answered a part (before that its first part also waits for its core to load). */
+  warm: boolean;
 }
 
 interface Task {
@@ -273,16 +278,23 @@ export class SolverPool {
   }
 
   private pump(): void {
-    if (this.disposed || this.network?.state === 'loading') return;
+    if (this.disposed) return;
     if (this.network?.state === 'ready') this.supplyNetwork();
     while (this.queue.length > 0 && !this.disposed) {
-      // No search starts while the network is being set up: the parts of a search are valued one way.
-      if (this.loader || this.slots.some((candidate) => candidate.network === 'waiting' || candidate.network === 'pending')) return;
+      // Until the network is decoded the workers search with the heuristic (the first move at once); while it
+      // is handed to them none starts, so that the parts of a search are valued one way.
+      if (this.handingOver()) return;
       let slot = this.slots.find((candidate) => candidate.task === null);
       if (!slot && this.slots.length < this.size) slot = this.addSlot();
       if (!slot) return;
       this.assign(slot, this.queue.shift() as Task);
     }
+  }
+
+  /** Some worker is being given the network, or some hold it and some not yet: no part may start now. */
+  private handingOver(): boolean {
+    if (this.slots.some((slot) => slot.network === 'pending')) return true;
+    return this.slots.some((slot) => slot.network === 'ready') && this.slots.some((slot) => slot.network !== 'ready');
   }
 
   /**
@@ -299,7 +311,7 @@ export class SolverPool {
   }
 
   private addSlot(): Slot {
-    const slot: Slot = { index: this.slots.length, worker: undefined as unknown as SolverWorker, task: null, timer: null, network: 'none', setupId: -1 };
+    const slot: Slot = { index: this.slots.length, worker: undefined as unknown as SolverWorker, task: null, timer: null, network: 'none', setupId: -1, warm: false };
     this.attachWorker(slot);
     this.slots.push(slot);
     return slot;
@@ -311,6 +323,7 @@ export class SolverPool {
     worker.onerror = () => this.onWorkerFailure(slot, worker, 'a solver worker crashed');
     slot.worker = worker;
     slot.network = 'none';
+    slot.warm = false;
   }
 
   /** Send an idle worker without the network what it needs to use it (or have it wait for the loader). */
@@ -341,19 +354,25 @@ export class SolverPool {
     const next = network.loaderRequest(id);
     if (!next) return;
     const worker = this.config.createWorker();
-    const timer = setTimeout(() => {
-      this.endLoader(null);
-      network.crashed();
-    }, network.setupLimitMs);
-    const loader = { worker, id, timer, done: false };
+    // A loader that stops making progress for the setup limit counts as failed (one that progresses goes on: on a
+    // busy machine, with the heuristic searching beside it, a decoding can take longer than the limit).
+    const stalled = (): ReturnType<typeof setTimeout> =>
+      setTimeout(() => {
+        this.endLoader(null);
+        network.crashed();
+      }, network.setupLimitMs);
+    const loader = { worker, id, timer: stalled(), done: false };
     this.loader = loader;
     worker.onmessage = (event) => {
       const response = parseWorkerResponse(event.data);
       if (this.loader !== loader || !response || !('id' in response) || response.id !== id) return;
-      if (response.type === 'network-progress') network.decoding(response.fraction);
-      else if (response.type === 'network-ready') {
+      if (response.type === 'network-progress') {
+        clearTimeout(loader.timer);
+        loader.timer = stalled();
+        network.decoding(response.fraction);
+      } else if (response.type === 'network-ready') {
         loader.done = true;
-        clearTimeout(timer);
+        clearTimeout(loader.timer);
         network.decoded(response.descriptor, response.weights);
         if (network.shared) this.endLoader(null);
         this.pump();
@@ -445,7 +464,10 @@ export class SolverPool {
     const { request } = task.search;
     slot.task = task;
     task.slot = slot;
-    this.arm(slot, partLimitMs(request.strategy, task.options, this.config), 'a solver worker overran its time budget');
+    // A new worker's first part also waits for its search core to be fetched and compiled (slow on a busy machine,
+    // or beside the network's load): without this grace it would be replaced, and the next one too.
+    const startup = slot.warm ? 0 : (this.config.startupGraceMs ?? 10_000);
+    this.arm(slot, partLimitMs(request.strategy, task.options, this.config) + startup, 'a solver worker overran its time budget');
     try {
       slot.worker.postMessage({ type: 'start', id: task.id, strategy: request.strategy, board: request.board, options: task.options });
     } catch (err) {
@@ -469,6 +491,7 @@ export class SolverPool {
     const task = slot.task;
     if (!response || !task || response.id !== task.id) return; // stale or foreign
     this.release(slot);
+    slot.warm = true;
     if (response.type === 'result') this.finishTask(task, response.choice, null);
     else this.finishTask(task, null, response.aborted ? 'a part was cancelled' : `a solver worker failed: ${response.error}`);
     this.pump();

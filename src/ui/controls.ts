@@ -40,6 +40,7 @@ import {
   valueRows,
 } from './status-view';
 import { t } from './i18n';
+import { renderSpeed } from './speed';
 import { CoachCard } from './coach-card';
 import { coachStateLabel } from './coach-view';
 
@@ -136,7 +137,7 @@ export class Controls {
     strategy: byId<HTMLSelectElement>('strategy'),
     thinkField: byId('think-field'),
     think: byId<HTMLInputElement>('think'),
-    pause: byId<HTMLInputElement>('pause'),
+    pause: byId<HTMLSelectElement>('pause'),
     depthField: byId('depth-field'),
     depth: byId<HTMLSelectElement>('depth'),
     playoutsField: byId('playouts-field'),
@@ -317,7 +318,7 @@ export class Controls {
     ui.strategy.value = settings.strategy;
     ui.strategy.title = strategyDescription(settings.strategy);
     ui.think.value = String(settings.thinkMs);
-    ui.pause.value = String(settings.pauseMs);
+    renderSpeed(ui.pause, settings.pauseMs);
     ui.depth.value = settings.depth === null ? '' : String(settings.depth);
     ui.playouts.value = String(settings.playouts);
     ui.at2048.value = settings.continueAfterWin ? 'keep' : 'stop';

@@ -246,12 +246,16 @@ export function shortcutKeys(shortcut: string | undefined): string[] {
 const KEY_GLYPHS: Record<string, string> = { Period: '.', Comma: ',' };
 
 /**
- * The evaluation line: the learned network loading ("Loading the learned network… 60 %"), then what valued the
+ * The evaluation line: the learned network loading ("Loading the learned network… 60 %", or while the heuristic
+ * values the moves meanwhile "Evaluation: the heuristic, until the learned network has loaded (60 %)"), then what valued the
  * tab's last search — the network, or the heuristic and why (the board is not 4x4, the network did not load or
  * does not fit in memory). Empty for strategies that do not say (they do not evaluate with the network).
  */
 export function evaluationText(status: RunStatus | null, network: NetworkStatus | null): string {
-  if (network?.state === 'loading') return t('evaluationLoading', network.percent);
+  if (network?.state === 'loading') {
+    // The heuristic plays while the network loads (the first move at once): the line says so, with the progress.
+    return status?.evaluation === 'heuristic' ? t('evaluationHeuristicLoading', network.percent) : t('evaluationLoading', network.percent);
+  }
   if (!status?.evaluation) return '';
   if (status.evaluation === 'network') return t('evaluationNetwork');
   const board = status.board;

@@ -31,7 +31,7 @@ describe('a missing network asset (Firefox)', () => {
       timeoutMs: 60_000,
     });
     expect(status.state).not.toBe('error');
-    await waitForPopupText(popup, /Evaluation: the heuristic\. The learned network did not load \(.+\)/, { timeoutMs: 5_000 });
+    await waitForPopupText(popup, /Evaluation: the heuristic\. The learned network did not load \(.+\)/, { timeoutMs: 30_000 });
     await clickButton(popup, 'stop');
     await session.waitForRest(game.tabId);
   });

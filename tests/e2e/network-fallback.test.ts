@@ -33,7 +33,9 @@ describe('a corrupt network asset (Chromium)', () => {
       timeoutMs: 60_000,
     });
     expect(status.state).not.toBe('error');
-    const network = await session.inExtension(() => chrome.storage.session.get('solver:network').then((items) => items['solver:network'] as unknown), null);
+    // The heuristic plays from the first move on, while the network loads: its failure comes after some moves.
+    const networkStatus = (): Promise<unknown> => session.inExtension(() => chrome.storage.session.get('solver:network').then((items) => items['solver:network'] as unknown), null);
+    const network = await waitFor(networkStatus, (n) => (n as { state?: string } | undefined)?.state === 'failed', { what: 'the network to fail', timeoutMs: 30_000 });
     expect(network).toMatchObject({ state: 'failed', reason: { code: 'networkLoadFailed', params: [expect.stringMatching(/corrupt/)] } });
     await waitForPopupText(popup, /Evaluation: the heuristic\. The learned network did not load \(the network file is corrupt/, { timeoutMs: 5_000 });
     await clickButton(popup, 'Stop');

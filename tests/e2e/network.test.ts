@@ -46,7 +46,7 @@ async function freshGame(): Promise<{ tabId: number; popup: Page }> {
 }
 
 describe('the learned network (Chromium)', () => {
-  it('the first Solve loads it with its progress shown; the workers share one copy; the moves are valued by it', async () => {
+  it('the first Solve loads it with its progress shown, the heuristic playing meanwhile; the workers share one copy; the moves are valued by it', async () => {
     const { tabId, popup } = await freshGame();
     const networkStatuses = await recordNetworkStatuses();
     const evaluationTexts = await recordEvaluationLine(popup);
@@ -71,6 +71,8 @@ describe('the learned network (Chromium)', () => {
     }
     const texts = await evaluationTexts();
     expect(texts.some((text) => /^Loading the learned network… \d+ %$/.test(text))).toBe(true);
+    // The first moves at once, valued by the heuristic while the network loads, and the popup says so.
+    expect(texts.some((text) => /^Evaluation: the heuristic, until the learned network has loaded \(\d+ %\)$/.test(text))).toBe(true);
 
     await clickButton(popup, 'Stop');
     await session.waitForRest(tabId);

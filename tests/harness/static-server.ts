@@ -13,6 +13,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { renderVariant } from './page-variants';
 
 const MIME_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -49,6 +50,8 @@ export interface Mount {
   readonly dir: string;
   /** The Cache-Control header of its files (default `no-store`). */
   readonly cacheControl?: string;
+  /** The page of a folder that has no index.html (e.g. a variant of another page: ./page-variants.ts), or null. */
+  readonly renderIndex?: (folder: string) => Promise<string | null>;
 }
 
 export interface StaticServer {
@@ -63,6 +66,15 @@ function send(res: ServerResponse, status: number, body: string, headers: Record
   res.end(body);
 }
 
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 async function serveFile(mount: Mount, relativePath: string, res: ServerResponse, headOnly: boolean): Promise<void> {
   const root = resolve(mount.dir);
   let filePath = resolve(join(root, relativePath));
@@ -72,8 +84,20 @@ async function serveFile(mount: Mount, relativePath: string, res: ServerResponse
   }
   try {
     const info = await stat(filePath);
-    if (info.isDirectory()) filePath = join(filePath, 'index.html');
-    const body = await readFile(filePath);
+    let body: Buffer | undefined;
+    if (info.isDirectory()) {
+      const folder = filePath;
+      filePath = join(folder, 'index.html');
+      let rendered: string | null = null;
+      try {
+        rendered = mount.renderIndex && !(await exists(filePath)) ? await mount.renderIndex(folder) : null;
+      } catch (err) {
+        send(res, 500, `The page of ${relativePath} could not be made: ${err instanceof Error ? err.message : String(err)}`);
+        return;
+      }
+      if (rendered !== null) body = Buffer.from(rendered, 'utf8');
+    }
+    body ??= await readFile(filePath);
     res.writeHead(200, {
       'Content-Type': mimeTypeOf(filePath),
       'Content-Length': String(body.length),
@@ -136,4 +160,16 @@ export async function startStaticServer(mounts: readonly Mount[]): Promise<Stati
         server.close(() => resolveClose());
       }),
   };
+}
+
+/**
+ * The test pages' mounts: the fixture pages at `/pages/` and the harness's own (tests/e2e/pages) at
+ * `/e2e-pages/`, where a folder with a page.json is a variant of a fixture page (./page-variants.ts).
+ */
+export function testPageMounts(repoRoot: string): Mount[] {
+  const templates = [
+    { prefix: '/pages/', dir: join(repoRoot, 'tests/fixtures/pages') },
+    { prefix: '/e2e-pages/', dir: join(repoRoot, 'tests/e2e/pages') },
+  ];
+  return [templates[0], { ...templates[1], renderIndex: (folder) => renderVariant(folder, repoRoot, templates) }];
 }

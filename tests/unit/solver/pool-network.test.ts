@@ -2,8 +2,9 @@
  * The pool's learned network (src/solver/network-supply.ts), with fake workers: loaded at the first search of
  * a strategy that uses it on a 4x4 board; decoded once by a loader worker that ends afterwards; one shared
  * memory that every worker attaches to (only a descriptor travels), or without one the decoded weights going
- * from worker to worker and back to the loader; no search before every worker has it; progress and the
- * outcome reported; any failure puts it out of use with the reason, and the heuristic plays.
+ * from worker to worker and back to the loader; the heuristic plays until it is decoded (the first move at
+ * once), then no search starts before every worker has it; progress and the outcome reported; any failure
+ * puts it out of use with the reason, and the heuristic plays.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { getStrategy, legalMoves, mergeChoices } from '../../../src/engine/index';
@@ -19,7 +20,7 @@ const OPEN: Grid = { rows: 4, cols: 4, cells: [0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 
 const FIVE: Grid = { rows: 5, cols: 5, cells: [2, ...new Array<number>(24).fill(0)] };
 const DESCRIPTOR = { shape: '4x4' as const, encoding: 'i16' as const, scale: 0.5, metadata: { test: 'fake' } };
 
-type LoaderBehaviour = 'decode' | 'fail' | 'crash';
+type LoaderBehaviour = 'decode' | 'fail' | 'crash' | 'slow';
 
 /** Everything the pool sent and the workers did, in order. */
 const log: string[] = [];
@@ -65,6 +66,12 @@ class NetWorker implements SolverWorker {
           answer({ type: 'network-failed', id: message.id, reason: { code: 'networkLoadFailed', params: ['the network file is corrupt (weights checksum mismatch)'] } });
           return;
         }
+        if (this.options.loader === 'slow') {
+          // Progress every 10 ms for 80 ms: longer than a 30 ms setup limit, yet never stalled for it.
+          for (let i = 1; i < 8; i++) answer({ type: 'network-progress', id: message.id, fraction: i / 8 }, i * 10);
+          answer({ type: 'network-ready', id: message.id, descriptor: DESCRIPTOR, shared: true }, 80);
+          return;
+        }
         answer({ type: 'network-progress', id: message.id, fraction: 0.5 });
         answer(
           message.memory
@@ -108,7 +115,7 @@ let current: Harness | null = null;
 function makePool(
   size: number,
   source: (() => Promise<NetworkSource>) | 'shared' | 'copies',
-  options: Partial<{ loader: LoaderBehaviour; crashOnAttach: boolean; refuseMemory: boolean }> = {},
+  options: Partial<{ loader: LoaderBehaviour; crashOnAttach: boolean; refuseMemory: boolean; setupLimitMs: number }> = {},
 ): Harness {
   log.length = 0;
   const workers: NetWorker[] = [];
@@ -139,6 +146,7 @@ function makePool(
       },
       report: (status) => harness.statuses.push(status),
       now: () => 0,
+      ...(options.setupLimitMs !== undefined ? { setupLimitMs: options.setupLimitMs } : {}),
     },
   });
   current = harness;
@@ -159,20 +167,48 @@ function loaderOf(workers: readonly NetWorker[]): NetWorker {
 const solve = (pool: SolverPool, strategy: 'expectimax' | 'greedy' | 'network', board = OPEN, requestId = 'r') =>
   pool.solve({ requestId, strategy, board, options: { depth: 2 } });
 
+/** Search until a move is valued by the network: the choices in order (the heuristic's first, while it loads). */
+async function untilNetwork(pool: SolverPool, strategy: 'expectimax' | 'network' = 'expectimax'): Promise<MoveChoice[]> {
+  const choices: MoveChoice[] = [];
+  for (let i = 0; i < 200 && choices.at(-1)?.evaluation !== 'network'; i++) choices.push((await solve(pool, strategy, OPEN, `u${i}`)).choice);
+  return choices;
+}
+
+/** Search until the network is ready or failed (the statuses say): the last search's choice. */
+async function untilLoaded(harness: Harness): Promise<MoveChoice> {
+  let choice = (await solve(harness.pool, 'expectimax', OPEN, 'l')).choice;
+  for (let i = 0; i < 200 && harness.statuses.at(-1)?.state === 'loading'; i++) choice = (await solve(harness.pool, 'expectimax', OPEN, `l${i}`)).choice;
+  return choice;
+}
+
 describe('the learned network in the pool', () => {
   it('loads at the first search of a strategy that uses it on a 4x4 board, not before', async () => {
     const { pool, statuses } = makePool(2, 'shared');
     await solve(pool, 'greedy', OPEN, 'a');
     await solve(pool, 'expectimax', FIVE, 'b');
     expect(statuses).toEqual([]);
+    // The first move at once, valued by the heuristic while the network loads; then the network's.
     const { choice } = await solve(pool, 'expectimax', OPEN, 'c');
-    expect(choice.evaluation).toBe('network');
+    expect(choice.evaluation).toBe('heuristic');
+    expect(statuses[0]).toEqual({ state: 'loading', percent: 0 });
+    const choices = await untilNetwork(pool);
+    expect(choices.at(-1)?.evaluation).toBe('network');
     expect(statuses.at(-1)).toEqual({ state: 'ready', memory: 'shared', workers: 2, ms: 0 });
+  });
+
+  it('a search is never valued two ways: from the first network-valued search on, every part is the network’s', async () => {
+    const { pool } = makePool(3, 'copies');
+    const choices = await untilNetwork(pool);
+    for (let i = 0; i < 5; i++) choices.push((await solve(pool, 'expectimax', OPEN, `more${i}`)).choice);
+    const first = choices.findIndex((c) => c.evaluation === 'network');
+    expect(first).toBeGreaterThan(0);
+    expect(choices.slice(0, first).every((c) => c.evaluation === 'heuristic')).toBe(true);
+    expect(choices.slice(first).every((c) => c.evaluation === 'network')).toBe(true);
   });
 
   it('shared memory: a loader decodes the file into it (the file transferred) and ends; every worker attaches in its own slot before the first search', async () => {
     const { pool, workers, statuses } = makePool(2, 'shared');
-    const { choice } = await solve(pool, 'expectimax');
+    const choice = (await untilNetwork(pool)).at(-1) as MoveChoice;
     const loader = loaderOf(workers);
     const load = loader.received[0];
     expect(load.message).toMatchObject({ type: 'network-load', slot: 0 });
@@ -183,27 +219,30 @@ describe('the learned network in the pool', () => {
     expect(loader.received.some((r) => r.message.type === 'start')).toBe(false);
     const solvers = workers.filter((w) => w !== loader);
     expect(solvers).toHaveLength(2);
-    const attaches = solvers.map((w) => w.received[0].message);
+    const attaches = solvers.map((w) => w.received.find((r) => r.message.type !== 'start')?.message as WorkerRequest);
     expect(attaches.map((m) => m.type)).toEqual(['network-attach', 'network-attach']);
     expect(attaches.map((m) => ('slot' in m ? m.slot : -1)).sort()).toEqual([0, 1]);
     for (const m of attaches) if (m.type === 'network-attach') expect(m.memory).toBe(request.memory);
-    // Every attach before the first search, and the loader gone before them.
+    // The first search before any attach (the heuristic's, at once); no search from the first attach until
+    // both workers have the network; the loader gone before the first attach.
     const firstStart = log.findIndex((line) => line.endsWith('start'));
-    expect(log.findIndex((line) => line === `${loader.index} terminated`)).toBeLessThan(firstStart);
-    expect(log.filter((line, i) => line.includes('network-attach') && i < firstStart)).toHaveLength(2);
+    const firstAttach = log.findIndex((line) => line.includes('network-attach'));
+    const attached = log.findLastIndex((line) => line.endsWith('answered network-ready') && !line.startsWith(`${loader.index} `));
+    expect(firstStart).toBeLessThan(firstAttach);
+    expect(log.findIndex((line) => line === `${loader.index} terminated`)).toBeLessThan(firstAttach);
+    expect(log.slice(firstAttach, attached + 1).filter((line) => line.endsWith(' start'))).toEqual([]);
     expect(choice.evaluation).toBe('network');
     expect(statuses.map((s) => (s.state === 'loading' ? s.percent : s.state))).toEqual([0, 10, 20, 60, 'ready']);
   });
 
   it('without shared memory: the decoded weights go from worker to worker, transferred, one at a time, and back to the loader, which ends', async () => {
     const { pool, workers, statuses } = makePool(3, 'copies');
-    const { choice } = await solve(pool, 'expectimax');
-    expect(choice.evaluation).toBe('network');
+    expect((await untilNetwork(pool)).at(-1)?.evaluation).toBe('network');
     const loader = loaderOf(workers);
     const load = loader.received[0];
     expect('memory' in load.message && load.message.memory).toBeFalsy();
     expect(load.transfer).toEqual([]); // the host keeps the file for workers that replace crashed ones
-    const copies = workers.filter((w) => w !== loader).map((w) => w.received[0]);
+    const copies = workers.filter((w) => w !== loader).map((w) => w.received.find((r) => r.message.type !== 'start') as (typeof w.received)[number]);
     expect(copies.map((c) => c.message.type)).toEqual(['network-copy', 'network-copy', 'network-copy']);
     for (const copy of copies) if (copy.message.type === 'network-copy') expect(copy.transfer).toEqual([copy.message.weights.buffer]);
     // One at a time: each copy goes out after the previous worker handed the weights back (one buffer).
@@ -226,8 +265,7 @@ describe('the learned network in the pool', () => {
 
   it('a shared memory the workers cannot take makes one copy per worker', async () => {
     const { pool, workers, statuses } = makePool(2, 'shared', { refuseMemory: true });
-    const { choice } = await solve(pool, 'network');
-    expect(choice.evaluation).toBe('network');
+    expect((await untilNetwork(pool, 'network')).at(-1)?.evaluation).toBe('network');
     expect(workers.some((w) => w.received.some((r) => r.message.type === 'network-copy'))).toBe(true);
     expect(statuses.at(-1)).toMatchObject({ state: 'ready', memory: 'copies' });
   });
@@ -243,22 +281,32 @@ describe('the learned network in the pool', () => {
     expect(current?.loads).toBe(1);
   });
 
+  it('a loader that goes on making progress is waited for past the setup limit; the heuristic plays meanwhile', async () => {
+    const { pool, statuses } = makePool(2, 'shared', { loader: 'slow', setupLimitMs: 30 });
+    const choices = await untilNetwork(pool);
+    expect(choices[0].evaluation).toBe('heuristic');
+    expect(choices.at(-1)?.evaluation).toBe('network');
+    expect(statuses.at(-1)).toMatchObject({ state: 'ready' });
+  });
+
   it('a corrupt file (the loader says so) and a loader that crashes are failures with their reason', async () => {
     const corrupt = makePool(2, 'shared', { loader: 'fail' });
-    expect((await solve(corrupt.pool, 'expectimax')).choice.evaluation).toBe('heuristic');
+    expect((await untilLoaded(corrupt)).evaluation).toBe('heuristic');
     expect(corrupt.statuses.at(-1)).toEqual({ state: 'failed', reason: { code: 'networkLoadFailed', params: ['the network file is corrupt (weights checksum mismatch)'] } });
     corrupt.pool.dispose();
 
     const crash = makePool(2, 'copies', { loader: 'crash' });
-    expect((await solve(crash.pool, 'expectimax')).choice.evaluation).toBe('heuristic');
+    expect((await untilLoaded(crash)).evaluation).toBe('heuristic');
     expect(crash.statuses.at(-1)).toEqual({ state: 'failed', reason: { code: 'networkWorkerFailed' } });
     expect(loaderOf(crash.workers).terminated).toBe(true);
   });
 
   it('a worker that crashes while it attaches puts the network out of use: the workers that hold it are replaced, the parts of a search are valued one way', async () => {
-    const { pool, workers, statuses } = makePool(2, 'shared', { crashOnAttach: true });
-    const { choice } = await solve(pool, 'expectimax');
+    const harness = makePool(2, 'shared', { crashOnAttach: true });
+    const { pool, workers, statuses } = harness;
+    await untilLoaded(harness);
     expect(statuses.at(-1)).toEqual({ state: 'failed', reason: { code: 'networkWorkerFailed' } });
+    const { choice } = await solve(pool, 'expectimax', OPEN, 'after');
     expect(choice.evaluation).toBe('heuristic');
     const attached = workers.filter((w) => w.hasNetwork);
     expect(attached.every((w) => w.terminated)).toBe(true);

@@ -100,6 +100,7 @@ function makePool(size: number, behaviours: Behaviour[] = [], config: Partial<Po
     overrunGraceMs: 40,
     untimedLimitMs: 200,
     cancelGraceMs: 40,
+    startupGraceMs: 0,
     ...config,
   });
   current = harness;
@@ -272,6 +273,28 @@ describe('SolverPool', () => {
     const again = await pool.solve({ requestId: 'b', strategy: 'expectimax', board: CORNER, options: { timeMs: 10 } });
     expect(again.note).toBeUndefined();
     expect(again.choice.move).toBe('right');
+  });
+
+  it("a new worker's first part has the startup grace (its core loads first); later parts do not", async () => {
+    const { pool, workers } = makePool(1, [], { startupGraceMs: 150 });
+    // The first part answers after 100 ms: within its budget (10 + 40) plus the grace, so the worker stays.
+    const slow = (): void => {
+      const worker = workers[0];
+      const post = worker.postMessage.bind(worker);
+      worker.postMessage = (message) => {
+        if (message.type !== 'start') return post(message);
+        worker.received.push(message);
+        setTimeout(() => worker.onmessage?.({ data: { type: 'result', id: message.id, choice: fakeSearch('expectimax', message.options) } }), 100);
+      };
+    };
+    const first = pool.solve({ requestId: 'a', strategy: 'expectimax', board: CORNER, options: { timeMs: 10 } });
+    slow();
+    expect((await first).note).toBeUndefined();
+    expect(workers[0].terminated).toBe(false);
+    // The same slowness on the warm worker is an overrun.
+    const second = await pool.solve({ requestId: 'b', strategy: 'expectimax', board: CORNER, options: { timeMs: 10 } });
+    expect(JSON.stringify(second.note)).toMatch(/overran/);
+    expect(workers[0].terminated).toBe(true);
   });
 
   it('replaces a worker that ignores a cancel', async () => {

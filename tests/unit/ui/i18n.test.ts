@@ -108,6 +108,7 @@ describe('locales', () => {
       expect(stateView({ ...base, state: 'won', message: { code: 'wonStillShown' } }).message).toMatch(/^Gewonnen — spielen Sie von Hand weiter/);
       expect(siteText({ ...base, adapter: 'classic', site: 'localhost:8000' })).toBe('Klassisches 2048 auf localhost');
       expect(evaluationText(base, { state: 'loading', percent: 60 })).toBe('Das gelernte Netz wird geladen… 60 %');
+      expect(evaluationText({ ...base, evaluation: 'heuristic' }, { state: 'loading', percent: 60 })).toBe('Bewertung: die Heuristik, bis das gelernte Netz geladen ist (60 %)');
       expect(evaluationText({ ...base, evaluation: 'heuristic' }, { state: 'failed', reason: { code: 'networkNoMemory' } })).toBe(
         'Bewertung: die Heuristik. Nicht genug Speicher für das gelernte Netz',
       );

@@ -143,6 +143,8 @@ describe('popup view', () => {
     const failed: NetworkStatus = { state: 'failed', reason: { code: 'networkLoadFailed', params: ['HTTP 404'] } };
     expect(evaluationText(null, loading)).toBe('Loading the learned network… 60 %');
     expect(evaluationText({ ...STATUS, evaluation: 'network' }, loading)).toBe('Loading the learned network… 60 %');
+    // The heuristic plays while it loads: each move says so.
+    expect(evaluationText({ ...STATUS, evaluation: 'heuristic' }, loading)).toBe('Evaluation: the heuristic, until the learned network has loaded (60 %)');
     expect(evaluationText({ ...STATUS, evaluation: 'network' }, ready)).toBe('Evaluation: the learned network');
     expect(evaluationText({ ...STATUS, evaluation: 'heuristic' }, failed)).toBe('Evaluation: the heuristic. The learned network did not load (HTTP 404)');
     expect(evaluationText({ ...STATUS, evaluation: 'heuristic' }, { state: 'failed', reason: { code: 'networkNoMemory' } })).toBe(

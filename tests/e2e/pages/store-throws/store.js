@@ -1,4 +1,4 @@
-// The store the autopilot finds on this page (see index.html): the play2048-like game's, whose move
+// The store the autopilot finds on this page (see page.json): the play2048-like game's, whose move
 // throws 10 kB of text meant for the person.
 import { g as game } from '/pages/play2048-like/assets/index-Dq3x7Kfa.js';
 
