@@ -28,6 +28,8 @@ const LastGradeSchema = z.object({
   /** Relative loss of value against the best move (0–1). */
   loss: z.number().min(0),
   accuracy: z.number().min(0).max(100),
+  /** Graded by the chance meter: the milestone and the chance of it the move gave up (0–1). */
+  chance: z.object({ target: z.number().int().min(4).max(131_072), lost: z.number().min(0).max(1) }).optional(),
 });
 
 /** The coach status's `note` when the strategy does not evaluate positions: it suggests moves, grades none. */

@@ -41,6 +41,7 @@ import {
 } from './status-view';
 import { t } from './i18n';
 import { CoachCard } from './coach-card';
+import { ChanceLine } from './chance-line';
 import { coachStateLabel } from './coach-view';
 
 export function byId<T extends HTMLElement>(id: string, root: Document = document): T {
@@ -159,6 +160,7 @@ export class Controls {
 
   /** Coach mode's toggle and grades (src/popup/coach-card.ts), mounted before the message line. */
   private coachCard: CoachCard | null = null;
+  private chanceLine: ChanceLine | null = null;
 
   constructor(private readonly options: ControlsOptions = {}) {}
 
@@ -170,6 +172,7 @@ export class Controls {
     this.ui.step.addEventListener('click', () => void this.run('step'));
     this.ui.hint.addEventListener('click', () => void this.run('hint'));
     this.coachCard = new CoachCard(this.ui.message.parentElement ?? document.body, (on) => void this.run(on ? 'coach' : 'coach-stop'), this.ui.message);
+    this.chanceLine = new ChanceLine(this.ui.evaluation);
     void renderShortcuts(document).catch(() => undefined);
     const local = await browser.storage.local.get(SETTINGS_STORAGE_KEY);
     this.settings = normalizeSettings(local[SETTINGS_STORAGE_KEY]);
@@ -263,6 +266,7 @@ export class Controls {
     ui.hint.disabled = !buttons.hint || noTab;
 
     this.coachCard?.render(status, !noTab);
+    this.chanceLine?.render(status);
     renderPairs(ui.stats, statCells(status));
     renderBoardInto(ui.board, status?.board);
     this.renderValues();
@@ -274,7 +278,7 @@ export class Controls {
     const choice = this.shownHint?.choice;
     const values = choice ? choice.values : status?.values;
     const chosen = choice ? choice.move : (status?.lastMove ?? null);
-    const rows = valueRows(values, chosen);
+    const rows = valueRows(values, chosen, choice ? choice.chance?.moves : status?.chance?.moves);
     const note = status?.note;
     ui.hintBox.hidden = !choice && !this.hintPending && rows.length === 0 && !note;
     const hint = this.hintPending
