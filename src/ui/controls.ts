@@ -157,6 +157,7 @@ export class Controls {
   private commandError = '';
   private lastAnnounced = '';
   private renderTimer: ReturnType<typeof setTimeout> | null = null;
+  private renderedAt = 0;
 
   /** Coach mode's toggle and grades (src/popup/coach-card.ts), mounted before the message line. */
   private coachCard: CoachCard | null = null;
@@ -226,10 +227,13 @@ export class Controls {
    */
   private scheduleRender(): void {
     if (this.renderTimer !== null) return;
+    // The first status after a quiet spell is drawn at once (a person's move in coach mode), the rest at
+    // most every RENDER_INTERVAL_MS.
     this.renderTimer = setTimeout(() => {
       this.renderTimer = null;
+      this.renderedAt = Date.now();
       this.render();
-    }, RENDER_INTERVAL_MS);
+    }, Math.max(0, this.renderedAt + RENDER_INTERVAL_MS - Date.now()));
   }
 
   // ------------------------------------------------------------------------------------ rendering

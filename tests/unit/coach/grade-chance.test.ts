@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CHANCE_THRESHOLDS, GradeTally, gradeChoice } from '../../../src/coach/grade';
-import type { ChanceEstimate, MoveChoice } from '../../../src/engine/types';
+import type { ChanceEstimate, MoveChoice } from '../../../src/engine/index';
 
 const NEXT = { target: 4096, p: 0.8, lo: 0.75, hi: 0.85 };
 
