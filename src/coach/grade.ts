@@ -46,6 +46,7 @@
  */
 import { DIRECTIONS } from '../engine/types';
 import type { Direction, Evaluation, MoveChoice, MoveValues, StrategyName } from '../engine/types';
+import { NO_CHANCE, encodeChance } from './chances';
 
 export const GRADES = ['best', 'good', 'inaccuracy', 'mistake', 'blunder'] as const;
 export type Grade = (typeof GRADES)[number];
@@ -203,6 +204,7 @@ export class GradeTally {
   private readonly counts = emptyCounts();
   private readonly marks: string[] = [];
   private readonly better: string[] = [];
+  private readonly chances: string[] = [];
 
   add(grade: MoveGrade): void {
     this.settle(this.reserve(), grade);
@@ -217,7 +219,13 @@ export class GradeTally {
   reserve(): number {
     this.marks.push(UNGRADED_MARK);
     this.better.push(NO_BETTER);
+    this.chances.push(NO_CHANCE);
     return this.marks.length - 1;
+  }
+
+  /** The chance meter's chance of the next milestone at the position the move in `slot` was played from. */
+  chance(slot: number, p: number): void {
+    if (slot >= 0 && slot < this.chances.length) this.chances[slot] = encodeChance(p);
   }
 
   /** The grade of the move in `slot` (reserved and not graded yet); null leaves it ungraded. */
@@ -243,7 +251,9 @@ export class GradeTally {
     return this.graded === 0 ? null : this.accuracySum / this.graded;
   }
 
-  summary(): { graded: number; accuracy: number | null; counts: GradeCounts; marks: string; better: string } {
-    return { graded: this.graded, accuracy: this.accuracy, counts: { ...this.counts }, marks: this.marks.join(''), better: this.better.join('') };
+  summary(): { graded: number; accuracy: number | null; counts: GradeCounts; marks: string; better: string; chances?: string } {
+    const chances = this.chances.join('');
+    const kept = [...chances].some((c) => c !== NO_CHANCE);
+    return { graded: this.graded, accuracy: this.accuracy, counts: { ...this.counts }, marks: this.marks.join(''), better: this.better.join(''), ...(kept ? { chances } : {}) };
   }
 }

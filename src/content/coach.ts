@@ -219,6 +219,7 @@ export class Coach {
   private grade(choice: MoveChoice, move: Direction, slot: number): void {
     const grade = gradeChoice(choice, move);
     this.tally.settle(slot, grade);
+    if (choice.chance) this.tally.chance(slot, choice.chance.next.p);
     if (grade) this.last = grade;
   }
 

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { DIRECTIONS } from '../engine/types';
 import { GRADES } from '../coach/grade';
+import { CHANCES_PATTERN } from '../coach/chances';
 
 const Direction = z.enum(DIRECTIONS);
 const GradeSchema = z.enum(GRADES);
@@ -67,6 +68,11 @@ export const CoachSummarySchema = z.object({
    * best, - otherwise. Absent in records of older versions.
    */
   better: z.string().regex(/^[udlr-]*$/).max(100_000).optional(),
+  /**
+   * The chance meter's chance of the next milestone at the position each move was played from, aligned
+   * with `marks` (src/coach/chances.ts). Absent in records of older versions and games without a network.
+   */
+  chances: z.string().regex(CHANCES_PATTERN).max(100_000).optional(),
   resyncs: count,
 });
 export type CoachSummary = z.infer<typeof CoachSummarySchema>;
