@@ -9,6 +9,10 @@
  *       plays games the fit never saw (other seeds) and prints the reliability table: per tenth of the
  *       estimate, the mean estimate against the share of positions whose game reached the milestone; --plot
  *       draws it (headless Chromium) as a PNG.
+ *   npx tsx bench/chance.ts cost [--moves 3000] [--time-ms 100]
+ *       what the meter adds to a move of the autopilot: one one-ply game's positions, each estimated (CPU
+ *       time per estimate) and, for every 100th, searched by expectimax at the budget (the workers' order:
+ *       search, then estimate), so the share the meter takes of a move is printed.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -21,6 +25,11 @@ import { runGamesInWorkers } from '../src/cli/bench-pool';
 import { curveSource, fitCurves, formatReliability, reliability } from '../src/cli/chance-samples';
 import type { ChanceMode, Reliability } from '../src/cli/chance-samples';
 import { endProgress, progress } from '../src/cli/progress-line';
+import { estimateChance, getStrategy } from '../src/engine/index';
+import type { Grid } from '../src/engine/index';
+import { playGame } from '../src/cli/game';
+import { useEngine } from '../src/cli/engine';
+import { useNetwork } from '../src/cli/network';
 
 const NETWORK = fileURLToPath(new URL('../models/4x6.ntn', import.meta.url));
 const CURVE_FILE = fileURLToPath(new URL('../src/engine/chance-curve.ts', import.meta.url));
@@ -74,6 +83,24 @@ function plot(result: Reliability, file: string): void {
   process.stdout.write(`plot: ${file}\n`);
 }
 
+async function cost(network: string, moves: number, timeMs: number): Promise<void> {
+  await useEngine('wasm');
+  useNetwork(network);
+  const boards: Grid[] = [];
+  await playGame(0, 7, { strategy: 'network', options: {}, target: 16384 }, { onState: (s) => void (boards.length < moves && boards.push(s.grid)) });
+  const cpu = (): number => process.cpuUsage().user / 1000;
+  let started = cpu();
+  for (const board of boards) estimateChance(board);
+  const estimateMs = (cpu() - started) / boards.length;
+  const searched = boards.filter((_, i) => i % 100 === 0);
+  started = cpu();
+  for (const board of searched) await getStrategy('expectimax').chooseMove(board, { timeMs });
+  const searchMs = (cpu() - started) / searched.length;
+  process.stdout.write(
+    `cost: ${boards.length} positions: the estimate ${(estimateMs * 1000).toFixed(1)} µs of CPU each; expectimax at ${timeMs} ms: ${searchMs.toFixed(1)} ms of CPU a move (${searched.length} positions); the meter adds ${((100 * estimateMs) / searchMs).toFixed(3)} % to a move\n`,
+  );
+}
+
 async function main(): Promise<void> {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
@@ -84,11 +111,17 @@ async function main(): Promise<void> {
       network: { type: 'string' },
       plot: { type: 'string' },
       json: { type: 'boolean' },
+      moves: { type: 'string' },
+      'time-ms': { type: 'string' },
     },
   });
   const command = positionals[0];
-  if (command !== 'fit' && command !== 'measure') throw new Error('usage: npx tsx bench/chance.ts fit|measure [--games N] [--seed K] [--jobs J] [--network F] [--plot FILE.png] [--json]');
+  if (command !== 'fit' && command !== 'measure' && command !== 'cost') throw new Error('usage: npx tsx bench/chance.ts fit|measure|cost [--games N] [--seed K] [--jobs J] [--network F] [--plot FILE.png] [--json] [--moves N] [--time-ms T]');
   const network = values.network ?? NETWORK;
+  if (command === 'cost') {
+    await cost(network, Number(values.moves ?? 3000), Number(values['time-ms'] ?? 100));
+    return;
+  }
   const jobs = Number(values.jobs ?? availableParallelism());
   if (command === 'fit') {
     const games = Number(values.games ?? 4000);

@@ -15,6 +15,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { Direction } from '../../src/engine/types';
 import { DEFAULT_SETTINGS } from '../../src/shared/settings';
+import { NETWORK_STATUS_KEY } from '../../src/shared/network-status';
 import { E2ESession, REPO_ROOT, clickButton, useE2ESession, waitFor, waitForPopupText } from './support/harness';
 import type { GameTab } from './support/harness';
 import { readClassicSavedBoard, setClassicBoard } from './support/classic-board';
@@ -52,8 +53,14 @@ async function chanceForShownBoard(game: GameTab, timeoutMs = 30_000) {
  * our own, and the first chance for it, given time.
  */
 async function firstChance(game: GameTab, rows: number[][]) {
+  await waitFor(
+    () => session.inExtension((key) => chrome.storage.session.get(key).then((stored) => (stored[key] as { state?: string } | undefined)?.state ?? 'none'), NETWORK_STATUS_KEY),
+    (state) => state === 'ready',
+    { what: 'the learned network to be loaded', timeoutMs: 120_000 },
+  );
+  await game.page.waitForFunction(() => (window as unknown as { __e2eGame?: unknown }).__e2eGame !== undefined, undefined, { timeout: 30_000 });
   await setClassicBoard(game.page, rows);
-  return chanceForShownBoard(game, 120_000);
+  return chanceForShownBoard(game, 60_000);
 }
 
 describe('the chance meter', () => {
