@@ -169,7 +169,7 @@ export function curveSource(curves: ChanceCurves): string {
   return `/** Written by \`npx tsx bench/chance.ts fit\`: do not edit by hand. */\nimport type { ChanceCurves } from './chance';\n\nexport const CHANCE_CURVES: ChanceCurves = ${JSON.stringify(curves)};\n`;
 }
 
-export interface ReliabilityRow {
+interface ReliabilityRow {
   readonly tenth: number;
   readonly positions: number;
   readonly games: number;

@@ -27,7 +27,7 @@ import { CHANCE_CURVES } from './chance-curve';
 export const MILESTONES = [2048, 4096, 8192, 16384, 32768, 65536] as const;
 
 /** Distances (log2 of target / largest tile) beyond this share one curve. */
-export const MAX_GAP = 4;
+const MAX_GAP = 4;
 
 /** One fitted curve: points sorted by x, each with its chance, 90 % interval and the games behind it. */
 export interface ChanceCurve {
@@ -48,7 +48,7 @@ export interface ChanceCurves {
 }
 
 /** A chance with its 90 % interval (0–1). */
-export interface Chance {
+interface Chance {
   readonly target: number;
   readonly p: number;
   readonly lo: number;

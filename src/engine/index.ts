@@ -17,8 +17,8 @@ export {
   validateGrid,
 } from './grid';
 export { mergeChoices } from './merge';
-export type { Chance, ChanceEstimate } from './chance';
-export { MILESTONES, estimateChance } from './chance';
+export type { ChanceEstimate } from './chance';
+export { estimateChance } from './chance';
 export { TimeBank } from './time-bank';
 export { STRATEGIES, getStrategy } from './strategies/index';
 export type { WasmCore } from './wasm/core';
