@@ -140,14 +140,17 @@ async function capture(browser: ExtensionBrowser, language: StoreLanguage, serve
     await pause(300);
     raw.solveDark = await popup.screenshot({ clip: { x: 0, y: 0, width: POPUP_WIDTH, height: POPUP_WIDTH } });
     await popup.emulateMedia({ colorScheme: 'light' });
-    raw.board = await boardShot(game);
-    // The panel from its live card down: the board, the numbers and the charts (redrawn about once a second).
-    await panel.evaluate(() => document.querySelector('.card.live')?.scrollIntoView());
-    await pause(1_000);
-    raw.panel = await panel.screenshot();
-    await panel.evaluate(() => window.scrollTo(0, 0));
+    // "Watch it think": the page and the panel beside it at the same moment. The run stops first, so the
+    // page's board stands still, and both are taken once the panel shows that very board.
     await popup.click('#stop');
     await until('the run to stop', () => status(browser, tabId), (s) => s !== null && !s.running && s.state !== 'thinking' && s.state !== 'moving', 30_000);
+    const still = (await readClassicSavedBoard(game))?.cells.join();
+    await until('the panel to show the page\'s board', () => status(browser, tabId), (s) => s?.board?.cells.join() === still, 10_000);
+    // The panel from its live card down: the board, the numbers and the charts (redrawn about once a second).
+    await panel.evaluate(() => document.querySelector('.card.live')?.scrollIntoView());
+    await pause(1_500);
+    [raw.board, raw.panel] = await Promise.all([boardShot(game), panel.screenshot()]);
+    await panel.evaluate(() => window.scrollTo(0, 0));
 
     log(`${language}: coaching`);
     await popup.click('#coach');

@@ -27,6 +27,7 @@ import type { BenchSummary } from './stats';
 import { formatNumber, formatPercent, formatTable } from './table';
 import { endProgress, progress, readText } from './progress-line';
 import { positionsBench } from './positions-bench';
+import { formatReliability, reliability } from './chance-samples';
 
 const USAGE = `Usage:
   npm run bench -- --strategy S --games N --seed K [--jobs J] [--target TILE] [--depth D]
@@ -62,6 +63,7 @@ ${NETWORK_HELP}
   --start F      start the games from the boards of file F (one per line, as --board of npm run solve,
                  --size squared values; # comments): game i from board i mod their count (default: one game each)
   --positions F  reference positions file           --limit N    only the first N positions
+  --chance       the chance meter at every position: prints its reliability (estimate vs reached, per tenth)
   --threads T    threads searching each decision (positions: sharing root moves' spawn children; games: by root move)
   -h, --help     this help
 `;
@@ -84,9 +86,10 @@ const OPTIONS = {
   positions: { type: 'string' },
   threads: { type: 'string' },
   limit: { type: 'string' },
+  chance: { type: 'boolean' },
 } as const;
 
-const STRENGTH_ONLY = ['strategy', 'games', 'seed', 'jobs', 'target', 'start', 'reference', 'depth', 'time-ms', 'bank', 'playouts', 'runs', 'size', 'tables', 'table-threshold', 'network', 'eval'];
+const STRENGTH_ONLY = ['chance', 'strategy', 'games', 'seed', 'jobs', 'target', 'start', 'reference', 'depth', 'time-ms', 'bank', 'playouts', 'runs', 'size', 'tables', 'table-threshold', 'network', 'eval'];
 
 function parseTarget(args: ParsedArgs): number | undefined {
   const target = args.int('target', { min: 4, max: 131_072 });
@@ -179,7 +182,9 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
     network,
     ...(tables.on ? { tables } : {}),
     ...(bank !== undefined ? { bank } : {}),
+    ...(args.flag('chance') ? { chance: 'measure' as const } : {}),
   };
+  if (settings.chance && network === null) throw new UsageError('--chance needs the network (the meter maps its values): --network FILE');
   const json = args.flag('json');
 
   process.stdout.write(
@@ -187,7 +192,7 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
       threads > 1 ? `one at a time, each move searched on ${threads} threads` : `${Math.min(jobs, games)} thread(s)`
     }\n`,
   );
-  const perRun: { summary: BenchSummary; seconds: number; tableMoves: number; extendedMoves: number }[] = [];
+  const perRun: { results: GameResult[]; summary: BenchSummary; seconds: number; tableMoves: number; extendedMoves: number }[] = [];
   for (let run = 1; run <= runs; run++) {
     const started = performance.now();
     const runLabel = runs > 1 ? `run ${run}/${runs}: ` : '';
@@ -212,7 +217,7 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
     endProgress();
     const summary = summarizeBench(strategy, seed, results);
     const total = (count: (g: GameResult) => number | undefined): number => results.reduce((n, g) => n + (count(g) ?? 0), 0);
-    perRun.push({ summary, seconds, tableMoves: total((g) => g.tableMoves), extendedMoves: total((g) => g.extendedMoves) });
+    perRun.push({ results, summary, seconds, tableMoves: total((g) => g.tableMoves), extendedMoves: total((g) => g.extendedMoves) });
     if (bank !== undefined) {
       const moves = total((g) => g.moves);
       process.stdout.write(`${runLabel}time bank: ${total((g) => g.extendedMoves)} of ${moves} moves took extra time (up to ${bank} x ${options.timeMs ?? DEFAULT_TIME_MS} ms)\n`);
@@ -223,6 +228,8 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
   const msPerMove = median(perRun.map((r) => r.summary.msPerMove));
   const first = perRun[0].summary;
   printSummary({ ...first, msPerMove }, seconds);
+  const chance = settings.chance ? reliability(perRun[0].results) : null;
+  if (chance) process.stdout.write(`\n${formatReliability(chance).join('\n')}`);
   if (runs > 1) process.stdout.write(`median over ${runs} runs: wall ${seconds.toFixed(2)} s, ${msPerMove.toFixed(3)} ms/move\n`);
   if (json) {
     const out = {
@@ -237,6 +244,7 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
       bank: bank !== undefined ? { factor: bank, extendedMoves: perRun[0].extendedMoves } : null,
       options: { ...options, target: target ?? null, size },
       start: starts ? { file: startFile, boards: starts.length } : null,
+      ...(chance ? { chance } : {}),
       runs: perRun.map((r) => ({ seconds: r.seconds, msPerMove: r.summary.msPerMove, meanScore: r.summary.score.mean })),
     };
     process.stdout.write(`${JSON.stringify(out)}\n`);

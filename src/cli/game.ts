@@ -6,6 +6,8 @@ import { deriveSeed } from './seeds';
 import type { GameEnd, GameResult } from './stats';
 import { tableChoice } from './tables';
 import type { TablesSetting } from './tables';
+import { ChanceCollector } from './chance-samples';
+import type { ChanceMode } from './chance-samples';
 
 export interface GameSettings {
   readonly strategy: StrategyName;
@@ -31,6 +33,8 @@ export interface GameSettings {
   readonly bank?: number;
   /** The network file the threads install (null or absent: none; expectimax searches with the heuristic). */
   readonly network?: string | null;
+  /** The chance meter at every position (the bench's --chance: measure; bench/chance.ts fit: fit). */
+  readonly chance?: ChanceMode;
 }
 
 export interface GameState {
@@ -78,6 +82,7 @@ export async function playGame(index: number, seed: number, settings: GameSettin
   const bank = settings.bank !== undefined ? new TimeBank(settings.options.timeMs ?? DEFAULT_TIME_MS, settings.bank) : null;
   let extendedMoves = 0;
   const { signal } = hooks;
+  const chance = settings.chance ? new ChanceCollector(settings.chance) : null;
   hooks.onState?.({ grid, score, moves, thinkMs, lastMove: null, lastChoice: null });
   for (;;) {
     // With a signal, let the event loop run between moves so that an abort (Ctrl-C) is seen even when the
@@ -95,6 +100,7 @@ export async function playGame(index: number, seed: number, settings: GameSettin
       end = 'game-over';
       break;
     }
+    chance?.observe(grid);
     const started = performance.now();
     let choice: MoveChoice | null = settings.tables?.on ? tableChoice(grid, settings.tables.threshold) : null;
     if (choice) tableMoves++;
@@ -129,5 +135,5 @@ export async function playGame(index: number, seed: number, settings: GameSettin
     moves++;
     hooks.onState?.({ grid, score, moves, thinkMs, lastMove: move, lastChoice: choice });
   }
-  return { index, seed, score, maxTile: maxTile(grid), moves, thinkMs, moveMs, depthCounts, end, grid, ...(settings.tables?.on ? { tableMoves } : {}), ...(bank ? { extendedMoves } : {}) };
+  return { index, seed, score, maxTile: maxTile(grid), moves, thinkMs, moveMs, depthCounts, end, grid, ...(settings.tables?.on ? { tableMoves } : {}), ...(bank ? { extendedMoves } : {}), ...(chance ? { chance: chance.record() } : {}) };
 }

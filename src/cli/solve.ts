@@ -1,11 +1,11 @@
 /**
  * npm run solve -- --board "0,2,2,4,..." [--rows R --cols C] [--strategy S] [--time-ms T] [--depth D]
- *                  [--playouts P] [--seed K] [--reference] [--json]
+ *                  [--playouts P] [--seed K] [--reference] [--chance] [--json]
  *
  * Prints the board, the value of every move (illegal moves shown as illegal) and the best move.
  */
-import { DIRECTIONS, getStrategy } from '../engine/index';
-import type { SearchOptions } from '../engine/index';
+import { DIRECTIONS, estimateChance, getStrategy } from '../engine/index';
+import type { ChanceEstimate, SearchOptions } from '../engine/index';
 import { UsageError, parseCommandLine, runCli } from './args';
 import { MAX_SIDE, MIN_SIDE, formatBoard, parseBoard } from './board';
 import { ENGINE_OPTION_SPECS, engineFrom, useEngine } from './engine';
@@ -14,7 +14,7 @@ import { describeSearchOptions, EVALUATION_HELP, SEARCH_OPTION_SPECS, searchOpti
 import { formatNumber, formatTable } from './table';
 
 const USAGE = `Usage: npm run solve -- --board "V1,V2,...,Vn" [--rows R --cols C] [--strategy S]
-                       [--time-ms T] [--depth D] [--playouts P] [--seed K] [--reference] [--json]
+                       [--time-ms T] [--depth D] [--playouts P] [--seed K] [--reference] [--chance] [--json]
 
 Searches one position and prints the value of every move and the best move.
 
@@ -29,6 +29,7 @@ Searches one position and prints the value of every move and the best move.
 ${EVALUATION_HELP}
 ${NETWORK_HELP}
   --reference    expectimax: the reference configuration (the native peer's search)
+  --chance       the chance meter: the chance of the next milestone and the one after (4x4, with a network)
   --json         the choice as one JSON object on the last line
   -h, --help     this help
 `;
@@ -42,8 +43,25 @@ const OPTIONS = {
   ...ENGINE_OPTION_SPECS,
   ...NETWORK_OPTION_SPECS,
   seed: { type: 'string' },
+  chance: { type: 'boolean' },
   json: { type: 'boolean' },
 } as const;
+
+function pct(p: number): string {
+  return `${(100 * p).toFixed(1)} %`;
+}
+
+/** The chance meter's lines (docs/cli.md): the milestones with their 90 % intervals, then each move's chance. */
+export function chanceLines(estimate: ChanceEstimate | null): string[] {
+  if (!estimate) return ['chance: none (the meter needs a 4x4 board with a legal move, below 65536, and the network)'];
+  const lines = [`chance, if the learned network (one look ahead) played on from here:`];
+  for (const c of [estimate.next, estimate.after]) {
+    if (c) lines.push(`  ${String(c.target).padEnd(6)} ${pct(c.p).padStart(7)}   (90 % interval ${pct(c.lo)} – ${pct(c.hi)})`);
+  }
+  const moves = DIRECTIONS.filter((d) => estimate.moves[d] !== undefined).map((d) => `${d} ${pct(estimate.moves[d] ?? 0)}`);
+  lines.push(`  each move's chance of ${estimate.next.target}: ${moves.join(', ')}`);
+  return lines;
+}
 
 function formatValue(value: number): string {
   return Math.abs(value) >= 1000 ? formatNumber(value, 1) : value.toFixed(4);
@@ -82,10 +100,12 @@ async function main(): Promise<void> {
     ),
   );
   lines.push('', choice.move === null ? 'no legal move: game over' : `best move: ${choice.move}`);
+  const chance = args.flag('chance') ? estimateChance(grid) : undefined;
+  if (chance !== undefined) lines.push('', ...chanceLines(chance));
   process.stdout.write(`${lines.join('\n')}\n`);
   if (args.flag('json')) {
     process.stdout.write(
-      `${JSON.stringify({ strategy: choice.strategy, move: choice.move, values: choice.values, depth: choice.depth, nodes: choice.nodes, ms: choice.ms, engine: choice.engine ?? null })}\n`,
+      `${JSON.stringify({ strategy: choice.strategy, move: choice.move, values: choice.values, depth: choice.depth, nodes: choice.nodes, ms: choice.ms, engine: choice.engine ?? null, ...(chance !== undefined ? { chance } : {}) })}\n`,
     );
   }
 }

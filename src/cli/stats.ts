@@ -1,5 +1,6 @@
 /** Statistics of bench results: pure functions. */
 import { lowerMedian, median, quantile } from '../shared/statistics';
+import type { ChanceRecord } from './chance-samples';
 
 export interface Summary {
   readonly min: number;
@@ -52,6 +53,8 @@ export interface GameResult {
   readonly tableMoves?: number;
   /** Moves that took extra time from the game's time bank (present with --bank). */
   readonly extendedMoves?: number;
+  /** What the chance meter collected (with --chance, or bench/chance.ts). */
+  readonly chance?: ChanceRecord;
 }
 
 /**

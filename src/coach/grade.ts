@@ -36,15 +36,26 @@
  *
  * Accuracy of one move = 100 × (1 − min(1, loss / blunder threshold)): 100 for the best move, 0 for a
  * blunder; the accuracy of a game is the mean over its graded moves.
+ *
+ * By the chance (gradeChoice, whenever the search's answer carries the chance meter's estimate: a 4x4 board
+ * with the learned network loaded): a move's loss is the chance of the next milestone it gives up against the
+ * best chance among the legal moves, in points (src/engine/chance.ts), graded by CHANCE_THRESHOLDS. The move
+ * the search suggested is always graded best (the search looks deeper than the one look the meter takes).
+ * Moves that change nothing in the opening lose well under a point of the chance of 2048 and stay best or
+ * good; a move that walls in the corner tile late in a game costs tens of points.
  */
 import { DIRECTIONS } from '../engine/types';
-import type { Direction, Evaluation, MoveValues, StrategyName } from '../engine/types';
+import type { Direction, Evaluation, MoveChoice, MoveValues, StrategyName } from '../engine/types';
+import { NO_CHANCE, encodeChance } from './chances';
 
 export const GRADES = ['best', 'good', 'inaccuracy', 'mistake', 'blunder'] as const;
 export type Grade = (typeof GRADES)[number];
 
 /** Upper bounds of the relative loss for good, inaccuracy and mistake (scale 1: expectimax with the reference's weights). */
 export const GRADE_THRESHOLDS = { good: 0.005, inaccuracy: 0.03, mistake: 0.1 } as const;
+
+/** Upper bounds of the chance lost (0–1: points / 100) for good, inaccuracy and mistake; a blunder loses more. */
+export const CHANCE_THRESHOLDS = { good: 0.01, inaccuracy: 0.04, mistake: 0.1 } as const;
 
 /** How far each strategy's relative losses spread compared with the thresholds' scale; absent = not graded. */
 export const GRADE_SCALE: Partial<Record<StrategyName, number>> = { expectimax: 1, network: 1, greedy: 1, montecarlo: 3, minimax: 8 };
@@ -72,6 +83,8 @@ export interface MoveGrade {
   readonly loss: number;
   /** 0–100. */
   readonly accuracy: number;
+  /** Graded by the chance meter: the milestone and the chance of it the move gave up (0–1). */
+  readonly chance?: { readonly target: number; readonly lost: number };
 }
 
 /** The best move of a search's values and its value (null when no move has a finite value). */
@@ -132,6 +145,40 @@ export function gradeMove(strategy: StrategyName, values: MoveValues, move: Dire
   };
 }
 
+function gradeOfChanceLost(lost: number): Grade {
+  if (lost <= 0) return 'best';
+  if (lost < CHANCE_THRESHOLDS.good) return 'good';
+  if (lost < CHANCE_THRESHOLDS.inaccuracy) return 'inaccuracy';
+  if (lost < CHANCE_THRESHOLDS.mistake) return 'mistake';
+  return 'blunder';
+}
+
+/**
+ * Grade `move` against a search's answer: by the chance it lost where the answer carries the chance meter's
+ * estimate (the suggested move always best), else by value (gradeMove). Null when it cannot be graded.
+ */
+export function gradeChoice(choice: MoveChoice, move: Direction): MoveGrade | null {
+  const byValue = gradeMove(choice.strategy, choice.values, move, choice.evaluation);
+  const chances = choice.chance?.moves;
+  const played = chances?.[move];
+  if (!byValue || !choice.chance || !chances || played === undefined) return byValue;
+  const target = choice.chance.next.target;
+  if (move === choice.move) return { grade: 'best', move, best: move, loss: 0, accuracy: 100, chance: { target, lost: 0 } };
+  let top = played;
+  let topMove: Direction = move;
+  for (const d of DIRECTIONS) {
+    const p = chances[d];
+    if (p !== undefined && p > top) {
+      top = p;
+      topMove = d;
+    }
+  }
+  const lost = Math.max(0, top - played);
+  const grade = gradeOfChanceLost(lost);
+  const best = grade === 'best' ? move : lost > 0 && choice.move !== null ? choice.move : topMove;
+  return { grade, move, best, loss: byValue.loss, accuracy: 100 * (1 - Math.min(1, lost / CHANCE_THRESHOLDS.mistake)), chance: { target, lost } };
+}
+
 export type GradeCounts = Record<Grade, number>;
 
 function emptyCounts(): GradeCounts {
@@ -157,6 +204,7 @@ export class GradeTally {
   private readonly counts = emptyCounts();
   private readonly marks: string[] = [];
   private readonly better: string[] = [];
+  private readonly chances: string[] = [];
 
   add(grade: MoveGrade): void {
     this.settle(this.reserve(), grade);
@@ -171,7 +219,13 @@ export class GradeTally {
   reserve(): number {
     this.marks.push(UNGRADED_MARK);
     this.better.push(NO_BETTER);
+    this.chances.push(NO_CHANCE);
     return this.marks.length - 1;
+  }
+
+  /** The chance meter's chance of the next milestone at the position the move in `slot` was played from. */
+  chance(slot: number, p: number): void {
+    if (slot >= 0 && slot < this.chances.length) this.chances[slot] = encodeChance(p);
   }
 
   /** The grade of the move in `slot` (reserved and not graded yet); null leaves it ungraded. */
@@ -197,7 +251,9 @@ export class GradeTally {
     return this.graded === 0 ? null : this.accuracySum / this.graded;
   }
 
-  summary(): { graded: number; accuracy: number | null; counts: GradeCounts; marks: string; better: string } {
-    return { graded: this.graded, accuracy: this.accuracy, counts: { ...this.counts }, marks: this.marks.join(''), better: this.better.join('') };
+  summary(): { graded: number; accuracy: number | null; counts: GradeCounts; marks: string; better: string; chances?: string } {
+    const chances = this.chances.join('');
+    const kept = [...chances].some((c) => c !== NO_CHANCE);
+    return { graded: this.graded, accuracy: this.accuracy, counts: { ...this.counts }, marks: this.marks.join(''), better: this.better.join(''), ...(kept ? { chances } : {}) };
   }
 }

@@ -15,7 +15,7 @@
  */
 import { legalMoves, maxTile, sameGrid } from '../engine/index';
 import type { Direction, Evaluation, Grid, MoveChoice, SearchOptions } from '../engine/types';
-import { GradeTally, gradeMove, isGradable } from '../coach/grade';
+import { GradeTally, gradeChoice, isGradable } from '../coach/grade';
 import type { MoveGrade } from '../coach/grade';
 import { MoveTracker, gridKey, looksLikeNewGame } from '../coach/tracker';
 import type { Observation } from '../coach/tracker';
@@ -217,8 +217,9 @@ export class Coach {
   }
 
   private grade(choice: MoveChoice, move: Direction, slot: number): void {
-    const grade = gradeMove(choice.strategy, choice.values, move, choice.evaluation);
+    const grade = gradeChoice(choice, move);
     this.tally.settle(slot, grade);
+    if (choice.chance) this.tally.chance(slot, choice.chance.next.p);
     if (grade) this.last = grade;
   }
 
@@ -323,6 +324,7 @@ export class Coach {
       this.lastShownKey = key;
       this.publish({
         values: choice.values,
+        chance: choice.chance,
         depth: choice.depth,
         board: wireGrid(anchor),
         bestTile: maxTile(anchor),
@@ -351,7 +353,7 @@ export class Coach {
       graded: summary.graded,
       accuracy: summary.accuracy,
       counts: summary.counts,
-      ...(this.last ? { last: { grade: this.last.grade, move: this.last.move, best: this.last.best, loss: this.last.loss, accuracy: this.last.accuracy } } : {}),
+      ...(this.last ? { last: { grade: this.last.grade, move: this.last.move, best: this.last.best, loss: this.last.loss, accuracy: this.last.accuracy, ...(this.last.chance ? { chance: this.last.chance } : {}) } } : {}),
       resyncs: this.resyncs,
       ...(isGradable(strategy) ? {} : { note: NO_GRADES_NOTE }),
     };

@@ -350,7 +350,7 @@ export class Driver {
     // 3. The move on the page, until the page has drawn it.
     const move = choice.move;
     const before = reading.grid;
-    this.setStatus({ state: 'moving', values: choice.values, depth: choice.depth, evaluation: choice.evaluation }, false);
+    this.setStatus({ state: 'moving', values: choice.values, depth: choice.depth, evaluation: choice.evaluation, chance: choice.chance }, false);
     let after: BoardReading | null;
     try {
       after = await sendMove(adapter, before, move, {

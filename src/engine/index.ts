@@ -17,6 +17,8 @@ export {
   validateGrid,
 } from './grid';
 export { mergeChoices } from './merge';
+export type { ChanceEstimate } from './chance';
+export { estimateChance } from './chance';
 export { TimeBank } from './time-bank';
 export { STRATEGIES, getStrategy } from './strategies/index';
 export type { WasmCore } from './wasm/core';

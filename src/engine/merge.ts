@@ -35,6 +35,11 @@ function evaluationOf(parts: readonly MoveChoice[]): Pick<MoveChoice, 'evaluatio
   return { evaluation: evaluations.length === parts.length && evaluations.every((e) => e === 'network') ? 'network' : 'heuristic' };
 }
 
+function chanceOf(parts: readonly MoveChoice[]): Pick<MoveChoice, 'chance'> {
+  const chance = parts.find((p) => p.chance !== undefined)?.chance;
+  return chance ? { chance } : {};
+}
+
 /**
  * One MoveChoice from several: each move's value from the part(s) that searched it (Monte-Carlo means
  * weighted by `samples`), depth the shallowest part's, nodes summed, ms the longest part's, and the
@@ -80,5 +85,7 @@ export function mergeChoices(parts: readonly MoveChoice[]): MoveChoice {
     ...engineOf(parts),
     ...evaluationOf(parts),
     ...(parts.some((p) => p.extended) ? { extended: true } : {}),
+    // Every part estimates the chance of the whole board (all its legal moves): the first one's serves.
+    ...chanceOf(parts),
   };
 }

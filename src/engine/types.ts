@@ -4,6 +4,7 @@
  *
  * Pure TypeScript: no DOM, no chrome.*, no Node-only APIs.
  */
+import type { ChanceEstimate } from './chance';
 
 export const DIRECTIONS = ['up', 'down', 'left', 'right'] as const;
 export type Direction = (typeof DIRECTIONS)[number];
@@ -100,6 +101,8 @@ export interface MoveChoice {
   readonly evaluation?: Evaluation;
   /** True when the move came from an endgame table (the CLI's --tables), not from a search. */
   readonly table?: boolean;
+  /** The chance meter's estimate for the board searched (../chance.ts; the solver's workers add it). */
+  readonly chance?: ChanceEstimate;
 }
 
 /** The evaluations of positions: the learned n-tuple network, or the hand-made heuristic. */

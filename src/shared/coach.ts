@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { DIRECTIONS } from '../engine/types';
 import { GRADES } from '../coach/grade';
+import { CHANCES_PATTERN } from '../coach/chances';
 
 const Direction = z.enum(DIRECTIONS);
 const GradeSchema = z.enum(GRADES);
@@ -28,6 +29,8 @@ const LastGradeSchema = z.object({
   /** Relative loss of value against the best move (0–1). */
   loss: z.number().min(0),
   accuracy: z.number().min(0).max(100),
+  /** Graded by the chance meter: the milestone and the chance of it the move gave up (0–1). */
+  chance: z.object({ target: z.number().int().min(4).max(131_072), lost: z.number().min(0).max(1) }).optional(),
 });
 
 /** The coach status's `note` when the strategy does not evaluate positions: it suggests moves, grades none. */
@@ -65,6 +68,11 @@ export const CoachSummarySchema = z.object({
    * best, - otherwise. Absent in records of older versions.
    */
   better: z.string().regex(/^[udlr-]*$/).max(100_000).optional(),
+  /**
+   * The chance meter's chance of the next milestone at the position each move was played from, aligned
+   * with `marks` (src/coach/chances.ts). Absent in records of older versions and games without a network.
+   */
+  chances: z.string().regex(CHANCES_PATTERN).max(100_000).optional(),
   resyncs: count,
 });
 export type CoachSummary = z.infer<typeof CoachSummarySchema>;

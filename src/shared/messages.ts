@@ -69,6 +69,15 @@ const gameId = z.string().regex(/^[a-z0-9-]{1,64}$/);
 
 const MoveValuesSchema = z.partialRecord(DirectionSchema, z.number());
 
+const share = z.number().min(0).max(1);
+/** The chance meter's estimate (src/engine/chance.ts): a milestone tile, its chance and 90 % interval. */
+const ChanceSchema = z.object({ target: z.number().int().min(4).max(131_072), p: share, lo: share, hi: share });
+export const ChanceEstimateSchema = z.object({
+  next: ChanceSchema,
+  after: ChanceSchema.optional(),
+  moves: z.partialRecord(DirectionSchema, share),
+});
+
 export const MoveChoiceSchema: z.ZodType<MoveChoice> = z.object({
   strategy: StrategyNameSchema,
   move: DirectionSchema.nullable(),
@@ -81,6 +90,7 @@ export const MoveChoiceSchema: z.ZodType<MoveChoice> = z.object({
   engine: z.enum(['wasm', 'ts']).optional(),
   evaluation: z.enum(EVALUATIONS).optional(),
   table: z.boolean().optional(),
+  chance: ChanceEstimateSchema.optional(),
 });
 
 export const RUN_STATES = ['idle', 'thinking', 'moving', 'won', 'over', 'paused', 'error'] as const;
@@ -97,6 +107,9 @@ const MovePointSchema = z.object({
   thinkMs: z.number().min(0).optional(),
   depth: z.number().min(0),
   bestTile: z.number(),
+  /** The chance meter's estimate of the next milestone then (0–1), and which milestone. */
+  chance: z.number().min(0).max(1).optional(),
+  target: z.number().int().min(4).max(131_072).optional(),
 });
 export type MovePoint = z.infer<typeof MovePointSchema>;
 
@@ -120,6 +133,8 @@ export const RunStatusSchema = z.object({
   lastMove: DirectionSchema.nullable(),
   /** The last search's move values, for the popup's hint display. */
   values: MoveValuesSchema.optional(),
+  /** The chance meter's estimate for the board the last search saw (src/engine/chance.ts). */
+  chance: ChanceEstimateSchema.optional(),
   board: GridSchema.optional(),
   /** The last solver note (e.g. a worker failed and the move came from a fallback), shown by the popup. */
   note: StatusMessageSchema.optional(),
@@ -159,6 +174,7 @@ export function movePointOf(status: RunStatus): MovePoint | null {
     ...(status.thinkMs !== undefined ? { thinkMs: status.thinkMs } : {}),
     depth: status.depth,
     bestTile: status.bestTile,
+    ...(status.chance ? { chance: status.chance.next.p, target: status.chance.next.target } : {}),
   };
 }
 

@@ -4,7 +4,7 @@
  * `cancel` through an AbortController. Every answer names the search it belongs to. Before its first search
  * it may be given the learned network (`network-load`, `network-attach`: ./worker-network.ts).
  */
-import { getStrategy, installWasmCore, instantiateWasmCoreAsync } from '../engine/index';
+import { estimateChance, getStrategy, installWasmCore, instantiateWasmCoreAsync } from '../engine/index';
 import wasmUrl from '../engine/wasm/build/engine.wasm?url';
 import sharedWasmUrl from '../engine/wasm/build/engine-shared.wasm?url';
 import { parseWorkerRequest } from './protocol';
@@ -57,7 +57,10 @@ async function start(request: Extract<WorkerRequest, { type: 'start' }>): Promis
   try {
     await coreReady;
     await networkReady;
-    const choice = await getStrategy(request.strategy).chooseMove(request.board, request.options, controller.signal);
+    const found = await getStrategy(request.strategy).chooseMove(request.board, request.options, controller.signal);
+    // The chance meter: one network evaluation per legal move (none without a network or off 4x4).
+    const chance = estimateChance(request.board);
+    const choice = chance ? { ...found, chance } : found;
     scope.postMessage({ type: 'result', id: request.id, choice });
   } catch (err) {
     scope.postMessage({

@@ -36,11 +36,18 @@ export function gradedText(graded: number): string {
   return graded > 0 ? t('coachGradedCount', graded) : '';
 }
 
-/** "Mistake: left ← (better: down ↓, −4.2 % of the position's value)", or "Best: left ←". */
+/**
+ * "Mistake: left ← (better: down ↓, −9 % chance of 4096)" when the chance meter graded it, else "… −4.2 % of
+ * the position's value"; or "Best: left ←".
+ */
 export function lastGradeText(coach: CoachStatus): string {
   const last = coach.last;
   if (!last) return coach.graded === 0 ? t('coachPlayFirst') : '';
   if (last.grade === 'best') return t('coachLastBest', gradeLabel('best'), moveText(last.move));
+  if (last.chance) {
+    const points = last.chance.lost * 100;
+    return t('coachLastWorseChance', gradeLabel(last.grade), moveText(last.move), moveText(last.best), points < 1 ? points.toFixed(1) : Math.round(points), last.chance.target);
+  }
   const loss = last.loss >= 0.995 ? t('coachLossAll') : t('coachLossPercent', (last.loss * 100).toFixed(1));
   return t('coachLastWorse', gradeLabel(last.grade), moveText(last.move), moveText(last.best), loss);
 }

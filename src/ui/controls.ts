@@ -42,6 +42,7 @@ import {
 import { t } from './i18n';
 import { renderSpeed } from './speed';
 import { CoachCard } from './coach-card';
+import { ChanceLine } from './chance-line';
 import { coachStateLabel } from './coach-view';
 
 export function byId<T extends HTMLElement>(id: string, root: Document = document): T {
@@ -157,9 +158,11 @@ export class Controls {
   private commandError = '';
   private lastAnnounced = '';
   private renderTimer: ReturnType<typeof setTimeout> | null = null;
+  private renderedAt = 0;
 
   /** Coach mode's toggle and grades (src/popup/coach-card.ts), mounted before the message line. */
   private coachCard: CoachCard | null = null;
+  private chanceLine: ChanceLine | null = null;
 
   constructor(private readonly options: ControlsOptions = {}) {}
 
@@ -171,6 +174,7 @@ export class Controls {
     this.ui.step.addEventListener('click', () => void this.run('step'));
     this.ui.hint.addEventListener('click', () => void this.run('hint'));
     this.coachCard = new CoachCard(this.ui.message.parentElement ?? document.body, (on) => void this.run(on ? 'coach' : 'coach-stop'), this.ui.message);
+    this.chanceLine = new ChanceLine(this.ui.evaluation);
     void renderShortcuts(document).catch(() => undefined);
     const local = await browser.storage.local.get(SETTINGS_STORAGE_KEY);
     this.settings = normalizeSettings(local[SETTINGS_STORAGE_KEY]);
@@ -224,10 +228,13 @@ export class Controls {
    */
   private scheduleRender(): void {
     if (this.renderTimer !== null) return;
+    // The first status after a quiet spell is drawn at once (a person's move in coach mode), the rest at
+    // most every RENDER_INTERVAL_MS.
     this.renderTimer = setTimeout(() => {
       this.renderTimer = null;
+      this.renderedAt = Date.now();
       this.render();
-    }, RENDER_INTERVAL_MS);
+    }, Math.max(0, this.renderedAt + RENDER_INTERVAL_MS - Date.now()));
   }
 
   // ------------------------------------------------------------------------------------ rendering
@@ -264,6 +271,7 @@ export class Controls {
     ui.hint.disabled = !buttons.hint || noTab;
 
     this.coachCard?.render(status, !noTab);
+    this.chanceLine?.render(status);
     renderPairs(ui.stats, statCells(status));
     renderBoardInto(ui.board, status?.board);
     this.renderValues();
@@ -275,7 +283,7 @@ export class Controls {
     const choice = this.shownHint?.choice;
     const values = choice ? choice.values : status?.values;
     const chosen = choice ? choice.move : (status?.lastMove ?? null);
-    const rows = valueRows(values, chosen);
+    const rows = valueRows(values, chosen, choice ? choice.chance?.moves : status?.chance?.moves);
     const note = status?.note;
     ui.hintBox.hidden = !choice && !this.hintPending && rows.length === 0 && !note;
     const hint = this.hintPending

@@ -56,12 +56,22 @@ export interface ValueRow {
 
 const MIN_BAR = 0.15;
 
-/** Every searched move's value, best first. */
-export function valueRows(values: MoveValues | undefined, chosen: Direction | null): ValueRow[] {
+/**
+ * Every searched move's value, best first; with the chance meter's per-move chances (`chances`), each move's
+ * chance of the next milestone is its text ("72 %") and its bar's length, in the search's order.
+ */
+export function valueRows(values: MoveValues | undefined, chosen: Direction | null, chances?: Partial<Record<Direction, number>>): ValueRow[] {
   if (!values) return [];
   const entries = (Object.entries(values) as [Direction, number][]).filter(([, v]) => Number.isFinite(v));
   if (entries.length === 0) return [];
   entries.sort((a, b) => b[1] - a[1]);
+  const byChance = chances !== undefined && entries.every(([move]) => chances[move] !== undefined);
+  if (byChance) {
+    return entries.map(([move]) => {
+      const p = chances[move] ?? 0;
+      return { move, text: percentText(p), share: Math.max(MIN_BAR / 2, p), best: move === (chosen ?? entries[0][0]) };
+    });
+  }
   // Bars compare the moves with each other: the worst move gets a stub, the best a full bar.
   const max = Math.max(...entries.map(([, v]) => v));
   const min = Math.min(...entries.map(([, v]) => v));
@@ -71,6 +81,38 @@ export function valueRows(values: MoveValues | undefined, chosen: Direction | nu
     share: max > min ? MIN_BAR + (1 - MIN_BAR) * ((value - min) / (max - min)) : 1,
     best: move === (chosen ?? entries[0][0]),
   }));
+}
+
+/** A chance (0–1) as whole percent: "72 %"; "< 1 %" and "> 99 %" at the ends (the meter is never that sure). */
+export function percentText(p: number): string {
+  if (p < 0.005) return t('chancePercent', '< 1');
+  if (p > 0.995) return t('chancePercent', '> 99');
+  return t('chancePercent', Math.round(p * 100));
+}
+
+/** An interval this wide or wider is shown with the chance. */
+const WIDE_INTERVAL = 0.15;
+
+/**
+ * The chance line: "Chance of 4096: 72 % · 8192: 31 %" ("(60–81 %)" after the chance when its 90 % interval
+ * is wide); empty without an estimate.
+ */
+export function chanceText(status: RunStatus | null): string {
+  const chance = status?.chance;
+  if (!chance) return '';
+  const { next, after } = chance;
+  const head =
+    next.hi - next.lo >= WIDE_INTERVAL
+      ? t('chanceLineWide', next.target, percentText(next.p), Math.round(next.lo * 100), percentText(next.hi))
+      : t('chanceLine', next.target, percentText(next.p));
+  return after ? `${head} · ${t('chanceAfter', after.target, percentText(after.p))}` : head;
+}
+
+/** What a screen reader hears of the chance: the next milestone's, in steps of 10 points (null: nothing new). */
+export function chanceAnnouncement(status: RunStatus | null): string | null {
+  const next = status?.chance?.next;
+  if (!next) return null;
+  return t('chanceAnnounce', next.target, t('chancePercent', Math.round(next.p * 10) * 10));
 }
 
 /** A move value, compact but precise enough to tell close moves apart: 1234567 → "1.235M", 0.5 → "0.500". */

@@ -12,6 +12,28 @@ import { installedNetwork, networkCore } from '../network/installed';
 import { bestOf, now, prepare } from './common';
 import { greedy } from './greedy';
 
+/**
+ * The one-look-ahead values of the moves `roots` (direction indexes) on a 4x4 grid with the installed
+ * network: each move's score plus the network's value of the board after it. Null without a network or on
+ * another size. The network strategy plays by these; the chance meter (../chance.ts) maps them to chances.
+ */
+export function networkMoveValues(grid: Grid, roots: readonly number[]): MoveValues | null {
+  const net = installedNetwork();
+  if (!net || grid.rows !== 4 || grid.cols !== 4) return null;
+  const core = networkCore();
+  fromGrid(grid);
+  const lo = OUT[0];
+  const hi = OUT[1];
+  const values: MoveValues = {};
+  for (const d of roots) {
+    const score = executeMove(lo, hi, d);
+    const afterLo = OUT[0] >>> 0;
+    const afterHi = OUT[1] >>> 0;
+    values[DIRECTIONS[d]] = Math.fround(score + (core ? core.networkValueOf(afterLo, afterHi) : evaluateBoard(net, afterLo, afterHi)));
+  }
+  return values;
+}
+
 export const network: Strategy = {
   name: 'network',
   label: 'Learned network (instant)',
@@ -27,17 +49,7 @@ export const network: Strategy = {
       const choice = await greedy.chooseMove(grid, { ...options, depth: 1, timeMs: undefined }, signal);
       return { ...choice, strategy: 'network', evaluation: 'heuristic' };
     }
-    const core = networkCore();
-    fromGrid(grid);
-    const lo = OUT[0];
-    const hi = OUT[1];
-    const values: MoveValues = {};
-    for (const d of roots) {
-      const score = executeMove(lo, hi, d);
-      const afterLo = OUT[0] >>> 0;
-      const afterHi = OUT[1] >>> 0;
-      values[DIRECTIONS[d]] = Math.fround(score + (core ? core.networkValueOf(afterLo, afterHi) : evaluateBoard(net, afterLo, afterHi)));
-    }
+    const values = networkMoveValues(grid, roots) ?? {};
     return { strategy: 'network', move: bestOf(values), values, depth: 1, nodes: roots.length, ms: now() - started, evaluation: 'network' };
   },
 };

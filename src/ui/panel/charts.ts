@@ -232,3 +232,36 @@ export class ReachChart extends Chart {
     } else this.plot.setData(this.data);
   }
 }
+
+/**
+ * The chance of the next milestone over a game (0–100 %), with one marked point: where it fell most (the
+ * replay), or none (the live chart).
+ */
+export class ChanceChart extends Chart {
+  private data: uPlot.AlignedData = [[], [], []];
+
+  protected build(): uPlot {
+    const c = palette();
+    return new uPlot(
+      {
+        ...this.frame(),
+        scales: { x: { time: false }, y: { range: [0, 100] } },
+        axes: [axis(c), axis(c, { values: (_u, ticks) => ticks.map((v) => `${v}%`), size: 46 })],
+        series: [
+          {},
+          { label: t('chanceChart'), stroke: c.depth, width: 2, fill: `${c.depth}22`, spanGaps: false, points: { show: false } },
+          { label: t('chanceChart'), stroke: c.score, fill: c.score, paths: () => null, points: { show: true, size: 10, width: 2, stroke: c.ink, fill: c.score } },
+        ],
+      },
+      this.data,
+      this.target,
+    );
+  }
+
+  /** `chances` (0–1, null: none) at the positions `moves`; `mark`: the index of the point to mark. */
+  update(moves: readonly number[], chances: readonly (number | null)[], mark: number | null = null): void {
+    const percent = chances.map((p) => (p === null ? null : Math.round(p * 1000) / 10));
+    this.data = [[...moves], percent, percent.map((p, i) => (i === mark ? p : null))];
+    this.plot?.setData(this.data);
+  }
+}

@@ -13,10 +13,13 @@ export interface LiveSeries {
   readonly thinkMs: (number | null)[];
   readonly depth: (number | null)[];
   readonly bestTile: number[];
+  /** The chance meter's chance of the next milestone (0–1) and which milestone, where the status had it. */
+  readonly chance: (number | null)[];
+  readonly target: (number | null)[];
 }
 
 export function emptySeries(): LiveSeries {
-  return { moves: [], score: [], thinkMs: [], depth: [], bestTile: [] };
+  return { moves: [], score: [], thinkMs: [], depth: [], bestTile: [], chance: [], target: [] };
 }
 
 /** Most points kept per tab (a very long game keeps its last part). */
@@ -49,6 +52,8 @@ function addPoint(series: LiveSeries, point: MovePoint | { readonly moves: numbe
   series.thinkMs.push(point.thinkMs ?? null);
   series.depth.push(point.depth > 0 ? point.depth : null);
   series.bestTile.push(point.bestTile);
+  series.chance.push(point.chance ?? null);
+  series.target.push(point.target ?? null);
   if (series.moves.length > SERIES_CAP) {
     for (const list of Object.values(series) as unknown[][]) list.splice(0, list.length - SERIES_CAP);
   }

@@ -14,12 +14,12 @@ import { Controls } from '../controls';
 import { localize } from '../i18n';
 import { tabIdFromSearch } from '../status-view';
 import { browser } from '../../platform/runtime';
-import { LiveCharts, ValuesChart } from './charts';
+import { ChanceChart, LiveCharts, ValuesChart } from './charts';
 import { addStatus, emptySeries } from './live-series';
 import type { LiveSeries } from './live-series';
 import { HistoryView } from './history-view';
 import { ReplayView } from './replay-view';
-import { liveChartTexts } from './texts';
+import { chanceChartText, liveChartTexts } from './texts';
 import { linkHowItWorks } from '../pages';
 
 localize(document);
@@ -36,6 +36,10 @@ const valuesChart = new ValuesChart(document.getElementById('chart-values') as H
 valuesChart.rebuild();
 const scoreText = document.getElementById('chart-score-text') as HTMLElement;
 const thinkText = document.getElementById('chart-think-text') as HTMLElement;
+const chanceChart = new ChanceChart(document.getElementById('chart-chance') as HTMLElement, 140);
+chanceChart.rebuild();
+const chanceFigure = document.getElementById('chart-chance-figure') as HTMLElement;
+const chanceTextLine = document.getElementById('chart-chance-text') as HTMLElement;
 
 function seriesOf(tabId: number | null): LiveSeries {
   if (tabId === null) return emptySeries();
@@ -67,6 +71,10 @@ function drawLive(): void {
   const texts = liveChartTexts(series);
   scoreText.textContent = texts.score;
   thinkText.textContent = texts.think;
+  const chance = chanceChartText(series);
+  chanceFigure.hidden = chance === '';
+  if (chance) chanceChart.update(series.moves, series.chance);
+  chanceTextLine.textContent = chance;
 }
 
 const controls = new Controls({
@@ -116,6 +124,7 @@ document.addEventListener('visibilitychange', () => scheduleDraw());
 window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => {
   liveCharts.rebuild();
   valuesChart.rebuild();
+  chanceChart.rebuild();
   history.rebuildChart();
   drawLive();
 });

@@ -13,6 +13,10 @@ import type { CoachSummary } from '../../shared/coach';
 import { byId, renderBoardInto, renderPairs } from '../controls';
 import { formatInt, t, uiLanguage } from '../i18n';
 import { gameId, loadGames } from './history-view';
+import { ChanceChart } from './charts';
+import { biggestFall, decodeChances } from '../../coach/chances';
+import { nextMilestone } from '../../engine/chance';
+import { percentText } from '../status-view';
 
 export class ReplayView {
   private readonly ui = {
@@ -30,7 +34,10 @@ export class ReplayView {
     grade: byId('replay-grade'),
     ticks: byId('replay-ticks'),
     legend: byId('replay-legend'),
+    chance: byId('replay-chance'),
+    chanceText: byId('replay-chance-text'),
   };
+  private chanceChart: ChanceChart | null = null;
   private frames: ReplayFrame[] = [];
   /** A coached game's summary and its marks (the i-th for move i + 1), else null. */
   private coached: { summary: CoachSummary; marks: MoveMark[] } | null = null;
@@ -77,6 +84,7 @@ export class ReplayView {
     const date = new Intl.DateTimeFormat(uiLanguage(), { dateStyle: 'medium', timeStyle: 'short' }).format(game.endedAt);
     const marks = moveMarks(game);
     this.showMarks(game.coach && marks ? { summary: game.coach, marks } : null);
+    this.showChances(game.coach && marks ? game.coach.chances : undefined);
     ui.title.textContent = t(game.coach ? 'replayTitleCoached' : 'replayTitle', strategyLabel(game.strategy), game.site || '—', date);
     // A replay cut short (too long to keep whole) says where it stops.
     ui.note.textContent = game.replay.truncated ? t('replayTruncated', game.replay.n, game.moves) : '';
@@ -108,6 +116,23 @@ export class ReplayView {
       tick.dataset.move = String(i + 1);
       ui.ticks.append(tick);
     });
+  }
+
+  /**
+   * The chance of the next milestone over a coached game (its record keeps one per move: the position the
+   * move was played from), with the move where it fell most marked and said in words.
+   */
+  private showChances(text: string | undefined): void {
+    const { ui } = this;
+    const chances = text !== undefined && text.length === this.frames.length - 1 ? decodeChances(text) : null;
+    ui.chance.hidden = !chances || chances.every((p) => p === null);
+    if (!chances || ui.chance.hidden) return;
+    const targets = chances.map((_, i) => nextMilestone(maxTile(this.frames[i].board)));
+    const fall = biggestFall(chances, targets);
+    this.chanceChart ??= new ChanceChart(byId('replay-chance-plot'), 130);
+    this.chanceChart.rebuild();
+    this.chanceChart.update(chances.map((_, i) => i), chances, fall ? fall.move : null);
+    ui.chanceText.textContent = fall ? t('replayChanceFall', fall.move, percentText(fall.from), percentText(fall.to), fall.target) : '';
   }
 
   private fail(message: string): void {

@@ -2,6 +2,17 @@
 import { formatInt, t } from '../i18n';
 import type { LiveSeries } from './live-series';
 import { milestones } from './live-series';
+import { percentText } from '../status-view';
+
+/** "Chance of 4096: 72 %" at the last move that had one; '' when none did. */
+export function chanceChartText(series: LiveSeries): string {
+  for (let i = series.chance.length - 1; i >= 0; i--) {
+    const p = series.chance[i];
+    const target = series.target[i];
+    if (p !== null && target !== null) return t('chanceLine', target, percentText(p));
+  }
+  return '';
+}
 
 export function liveChartTexts(series: LiveSeries): { score: string; think: string } {
   const n = series.moves.length;

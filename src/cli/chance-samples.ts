@@ -1,0 +1,221 @@
+/**
+ * The chance meter's numbers from played games (src/engine/chance.ts): what a game collects move by move
+ * (ChanceCollector, in the bench's worker threads), the curves fitted from many games' features
+ * (fitCurves: `npx tsx bench/chance.ts fit`) and the reliability of the estimates against what the games
+ * really reached (reliability: `npm run bench -- --chance`, `npx tsx bench/chance.ts measure`).
+ */
+import { DIRECTIONS, legalMoves, maxTile } from '../engine/index';
+import type { Grid } from '../engine/index';
+import { chanceFeature, chanceFromValues, curveKey, nextMilestone, progressOf } from '../engine/chance';
+import type { ChanceCurve, ChanceCurves } from '../engine/chance';
+import { networkMoveValues } from '../engine/strategies/network';
+
+/** fit: each position's feature for the curves; measure: each position's estimate. */
+export type ChanceMode = 'fit' | 'measure';
+
+/** Bins per unit of the feature x (log2 of a ratio: an eighth of a doubling). */
+const BINS_PER_UNIT = 8;
+
+/**
+ * What one game collected. fit: [curve key, bin of x, positions, target]; measure: [0 next | 1 after,
+ * tenth of the estimate, target, positions, sum of the estimates]. Whether the target came is known from
+ * the game's best tile.
+ */
+export interface ChanceRecord {
+  readonly fit?: readonly (readonly [string, number, number, number])[];
+  readonly measure?: readonly (readonly [number, number, number, number, number])[];
+}
+
+export class ChanceCollector {
+  private readonly fit = new Map<string, [string, number, number, number]>();
+  private readonly measure = new Map<string, [number, number, number, number, number]>();
+
+  constructor(private readonly mode: ChanceMode) {}
+
+  /** One position of the game (before the move from it). */
+  observe(grid: Grid): void {
+    const roots = legalMoves(grid).map((move) => DIRECTIONS.indexOf(move));
+    const values = roots.length > 0 ? networkMoveValues(grid, roots) : null;
+    if (!values) return;
+    if (this.mode === 'measure') {
+      const estimate = chanceFromValues(grid, values);
+      if (!estimate) return;
+      for (const [which, chance] of [estimate.next, estimate.after].entries()) {
+        if (!chance) continue;
+        const tenth = Math.min(9, Math.floor(chance.p * 10));
+        const key = `${which}/${tenth}/${chance.target}`;
+        const row = this.measure.get(key) ?? [which, tenth, chance.target, 0, 0];
+        row[3] += 1;
+        row[4] += chance.p;
+        this.measure.set(key, row);
+      }
+      return;
+    }
+    const best = maxTile(grid);
+    const target = nextMilestone(best);
+    if (target === null) return;
+    const top = Math.max(...Object.values(values));
+    const progress = progressOf(grid);
+    for (const tile of [target, target * 2]) {
+      const bin = Math.round(chanceFeature(progress, top, tile) * BINS_PER_UNIT);
+      const key = `${curveKey(tile, best)}|${bin}`;
+      const row = this.fit.get(key) ?? [curveKey(tile, best), bin, 0, tile];
+      row[2] += 1;
+      this.fit.set(key, row);
+    }
+  }
+
+  record(): ChanceRecord {
+    return this.mode === 'fit' ? { fit: [...this.fit.values()] } : { measure: [...this.measure.values()] };
+  }
+}
+
+/** A game as the fit and the reliability read it. */
+export interface ChanceGame {
+  readonly maxTile: number;
+  readonly chance?: ChanceRecord;
+}
+
+/** The 90 % Wilson interval of a share p seen over n. */
+export function wilson(p: number, n: number, z = 1.645): { lo: number; hi: number } {
+  if (n <= 0) return { lo: 0, hi: 1 };
+  const z2 = z * z;
+  const centre = (p + z2 / (2 * n)) / (1 + z2 / n);
+  const half = (z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / (1 + z2 / n);
+  return { lo: Math.max(0, centre - half), hi: Math.min(1, centre + half) };
+}
+
+interface Block {
+  x: number; // sum of x × positions
+  n: number; // positions
+  hits: number; // positions whose game reached the target
+  games: number; // (game, bin) pairs
+}
+
+/**
+ * Pool adjacent blocks until each has `minGames` games behind it, then make the chances non-decreasing in x
+ * (pool adjacent violators, weighted by positions). Blocks must be sorted by x.
+ */
+export function monotoneBlocks(blocks: readonly Block[], minGames: number): Block[] {
+  const pooled: Block[] = [];
+  for (const b of blocks) {
+    const last = pooled.at(-1);
+    if (last && last.games < minGames) {
+      last.x += b.x;
+      last.n += b.n;
+      last.hits += b.hits;
+      last.games += b.games;
+    } else pooled.push({ ...b });
+  }
+  const tail = pooled.at(-1);
+  if (pooled.length > 1 && tail && tail.games < minGames) {
+    const before = pooled[pooled.length - 2];
+    pooled.pop();
+    before.x += tail.x;
+    before.n += tail.n;
+    before.hits += tail.hits;
+    before.games += tail.games;
+  }
+  const stack: Block[] = [];
+  for (const b of pooled) {
+    stack.push({ ...b });
+    while (stack.length > 1 && stack[stack.length - 2].hits / stack[stack.length - 2].n >= stack[stack.length - 1].hits / stack[stack.length - 1].n) {
+      const top = stack.pop() as Block;
+      const below = stack[stack.length - 1];
+      below.x += top.x;
+      below.n += top.n;
+      below.hits += top.hits;
+      below.games += top.games;
+    }
+  }
+  return stack;
+}
+
+/** The curves from games played in fit mode; a key with fewer than minGames games in all gets none. */
+export function fitCurves(games: readonly ChanceGame[], minGames = 30): Record<string, ChanceCurve> {
+  const bins = new Map<string, Map<number, Block>>();
+  for (const game of games) {
+    for (const [key, bin, n, target] of game.chance?.fit ?? []) {
+      const byBin = bins.get(key) ?? new Map<number, Block>();
+      const block = byBin.get(bin) ?? { x: 0, n: 0, hits: 0, games: 0 };
+      block.x += (bin / BINS_PER_UNIT) * n;
+      block.n += n;
+      block.hits += game.maxTile >= target ? n : 0;
+      block.games += 1;
+      byBin.set(bin, block);
+      bins.set(key, byBin);
+    }
+  }
+  const curves: Record<string, ChanceCurve> = {};
+  for (const key of [...bins.keys()].sort()) {
+    const sorted = [...(bins.get(key) as Map<number, Block>).entries()].sort((a, b) => a[0] - b[0]).map(([, block]) => block);
+    if (sorted.reduce((sum, b) => sum + b.games, 0) < minGames) continue;
+    const blocks = monotoneBlocks(sorted, minGames);
+    const round = (v: number): number => Math.round(v * 10_000) / 10_000;
+    const points = blocks.map((b) => ({ x: b.x / b.n, p: b.hits / b.n, games: b.games, ...wilson(b.hits / b.n, b.games) }));
+    curves[key] = {
+      x: points.map((q) => round(q.x)),
+      p: points.map((q) => round(q.p)),
+      lo: points.map((q) => round(q.lo)),
+      hi: points.map((q) => round(q.hi)),
+      games: points.map((q) => q.games),
+    };
+  }
+  return curves;
+}
+
+/** The source file the curves live in (src/engine/chance-curve.ts). */
+export function curveSource(curves: ChanceCurves): string {
+  return `/** Written by \`npx tsx bench/chance.ts fit\`: do not edit by hand. */\nimport type { ChanceCurves } from './chance';\n\nexport const CHANCE_CURVES: ChanceCurves = ${JSON.stringify(curves)};\n`;
+}
+
+interface ReliabilityRow {
+  readonly tenth: number;
+  readonly positions: number;
+  readonly games: number;
+  /** Mean estimate of the positions in this tenth (0–1). */
+  readonly predicted: number;
+  /** Share of them whose game reached the milestone (0–1). */
+  readonly observed: number;
+}
+
+export interface Reliability {
+  readonly next: readonly ReliabilityRow[];
+  readonly after: readonly ReliabilityRow[];
+}
+
+/** Predicted against observed per tenth of the estimate, for the next milestone and the one after. */
+export function reliability(games: readonly ChanceGame[]): Reliability {
+  const table = [0, 1].map(() => Array.from({ length: 10 }, () => ({ n: 0, sumP: 0, hits: 0, games: 0 })));
+  for (const game of games) {
+    const seen = new Set<string>();
+    for (const [which, tenth, target, n, sumP] of game.chance?.measure ?? []) {
+      const cell = table[which][tenth];
+      cell.n += n;
+      cell.sumP += sumP;
+      cell.hits += game.maxTile >= target ? n : 0;
+      if (!seen.has(`${which}/${tenth}`)) cell.games += 1;
+      seen.add(`${which}/${tenth}`);
+    }
+  }
+  const rows = (cells: (typeof table)[number]): ReliabilityRow[] =>
+    cells.flatMap((c, tenth) => (c.n === 0 ? [] : [{ tenth, positions: c.n, games: c.games, predicted: c.sumP / c.n, observed: c.hits / c.n }]));
+  return { next: rows(table[0]), after: rows(table[1]) };
+}
+
+/** The reliability as text lines (a table per milestone). */
+export function formatReliability(result: Reliability): string[] {
+  const lines: string[] = [];
+  for (const [name, rows] of [['next milestone', result.next], ['the milestone after', result.after]] as const) {
+    lines.push(`chance of the ${name}: predicted vs reached, per tenth of the estimate`);
+    lines.push('  tenth      positions  games  predicted  reached  difference');
+    for (const r of rows) {
+      const pct = (v: number): string => `${(100 * v).toFixed(1)} %`.padStart(9);
+      lines.push(
+        `  ${`${r.tenth * 10}-${r.tenth * 10 + 10} %`.padEnd(10)} ${String(r.positions).padStart(9)}  ${String(r.games).padStart(5)}  ${pct(r.predicted)}  ${pct(r.observed)}  ${`${(100 * (r.predicted - r.observed)).toFixed(1)}`.padStart(8)} pts`,
+      );
+    }
+    lines.push('');
+  }
+  return lines;
+}
