@@ -4,7 +4,7 @@
  * npm run bench -- --positions FILE.tsv [--limit N] [--json]
  */
 import { availableParallelism } from 'node:os';
-import { maxTile } from '../engine/index';
+import { MAX_SPLIT_THREADS, maxTile } from '../engine/index';
 import type { Grid, SearchOptions, StrategyName } from '../engine/index';
 import { playGame } from './game';
 import { parseStartBoards } from './board';
@@ -147,7 +147,7 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
   const jobs = args.int('jobs', { min: 1, max: 256 }, availableParallelism()) as number;
   const runs = args.int('runs', { min: 1, max: 1000 }, 1) as number;
   const target = parseTarget(args);
-  const threads = args.int('threads', { min: 1, max: 64 }, 1) as number;
+  const threads = args.int('threads', { min: 1, max: MAX_SPLIT_THREADS }, 1) as number;
   if (threads > 1 && args.has('jobs')) throw new UsageError('--threads above 1 plays one game at a time: leave out --jobs');
   if (args.has('split') && threads < 2) throw new UsageError('--split applies with --threads 2 or more');
   const split = args.choice<SplitMode>('split', ['shared', 'roots'], 'shared');

@@ -13,7 +13,7 @@ import { useNetwork } from './network';
 import { SplitPool } from './split-pool';
 
 /** The split games' shared table: 4 regions of 2^18 entries of 16 bytes, 16 MiB for all threads (as the positions bench's). */
-export const GAME_TABLE_BITS = 18;
+const GAME_TABLE_BITS = 18;
 
 /** How a decision is shared: every thread on each root move's spawn children, or a root move per thread. */
 export type SplitMode = 'shared' | 'roots';

@@ -26,7 +26,7 @@ export { NetworkFormatError, decodeNetwork, decodeNetworkAsync, describeNetworkF
 export { installNetwork } from './network/installed';
 export type { NetworkDescriptor } from './wasm/network';
 export { attachNetwork, createNetworkMemory } from './wasm/network';
-export type { SharedTable, SplitBounds, SplitPlan } from './split';
-export { EVERY_THREAD, MAX_SPLIT_THREADS, createSplitBuffer, estimateRootCosts, mergeSearched, mergeSplit, planSplit, resetSplit, sequentialPlan, workSplit } from './split';
+export type { SharedTable, SplitPlan } from './split';
+export { MAX_SPLIT_THREADS, createSplitBuffer, estimateRootCosts, mergeSearched, mergeSplit, planSplit, resetSplit, sequentialPlan, workSplit } from './split';
 export type { SplitHost, SplitSearch } from './split-session';
 export { SplitSession, splitSearchable } from './split-session';

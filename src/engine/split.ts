@@ -27,7 +27,7 @@ const CHILDREN = 32;
 /** Threads that can share one search at most. */
 export const MAX_SPLIT_THREADS = 16;
 /** A plan's owner of a move that every thread takes from the front (sequentialPlan). */
-export const EVERY_THREAD = -1;
+const EVERY_THREAD = -1;
 // The shared buffer: a claim word per root move, what each thread is searching (child + 1, 0: nothing),
 // then the children's values.
 const CLAIMS = 0;
@@ -134,7 +134,7 @@ export interface SharedTable {
 }
 
 /** How a timed split search stops and prunes: `stopAt` (ms, this thread's clock), `cutoff` (0: the reference's). */
-export interface SplitBounds {
+interface SplitBounds {
   readonly stopAt: number;
   readonly cutoff: number;
 }
