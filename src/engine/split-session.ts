@@ -89,7 +89,7 @@ export class SplitSession {
       return { ...choice('expectimax', values, { depth: limit, nodes: executions, started, engine: 'wasm' }), evaluation };
     }
     const timeMs = timeBudget(options, DEFAULT_TIME_MS);
-    const found = await this.manager.deepen(iterations, lo, hi, roots, timeMs, options, signal, started, network);
+    const found = await this.manager.spendBudget(iterations, lo, hi, roots, timeMs, options, signal, started, network);
     return { ...found, evaluation };
   }
 }

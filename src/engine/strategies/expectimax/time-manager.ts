@@ -159,8 +159,13 @@ export interface IterationRunner {
   run(order: readonly number[], depth: number, cutoff: number, deadline: number, maxExecutions: number): Promise<{ done: number[]; scores: number[]; executions: number }>;
 }
 
-/** The iterations of one core: each root move in turn (letting the event loop run between them). */
-function coreIterations(core: WasmCore, lo: number, hi: number, signal: AbortSignal | undefined): IterationRunner {
+/**
+ * The iterations of one core on its play table (set up here for a new decision: `options.ttSizeLog2`, else
+ * the config's size): each root move in turn, letting the event loop run between them.
+ */
+export function coreIterations(core: WasmCore, lo: number, hi: number, options: SearchOptions | undefined, signal: AbortSignal | undefined): IterationRunner {
+  core.ttConfigure(options?.ttSizeLog2 ?? TIME_MANAGER_CONFIG.tableLog2, false);
+  core.ttAgeTick();
   return {
     async run(order, depth, cutoff, deadline, maxExecutions) {
       const done: number[] = [];
@@ -216,28 +221,10 @@ export class TimeManager {
    *   that then scored better replaces it (the moves it completed carry the new values);
    * - with options.extraMs, a search that would stop at its hard stop goes on to a deadline that much later
    *   when worthExtending says the move is hard (once per search; the caller pays it from its bank).
+   * Each iteration is run by `iterations`: one core searching the root moves in turn (coreIterations), or
+   * several threads sharing each root move (src/engine/split-session.ts).
    */
   async spendBudget(
-    core: WasmCore,
-    lo: number,
-    hi: number,
-    roots: readonly number[],
-    timeMs: number,
-    options: SearchOptions | undefined,
-    signal: AbortSignal | undefined,
-    started: number,
-    easy = true,
-  ): Promise<MoveChoice> {
-    core.ttConfigure(options?.ttSizeLog2 ?? this.config.tableLog2, false);
-    core.ttAgeTick();
-    return this.deepen(coreIterations(core, lo, hi, signal), lo, hi, roots, timeMs, options, signal, started, easy);
-  }
-
-  /**
-   * The deepening of spendBudget, each iteration run by `iterations` (one core searching the root moves in
-   * turn, or several threads sharing each root move: src/engine/split-session.ts).
-   */
-  async deepen(
     iterations: IterationRunner,
     lo: number,
     hi: number,
