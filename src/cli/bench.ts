@@ -4,9 +4,8 @@
  * npm run bench -- --positions FILE.tsv [--limit N] [--json]
  */
 import { availableParallelism } from 'node:os';
-import { getStrategy, legalMoves, maxTile, mergeChoices } from '../engine/index';
-import type { Grid, MoveChoice, SearchOptions, StrategyName } from '../engine/index';
-import { planParts } from '../solver/pool';
+import { MAX_SPLIT_THREADS, maxTile } from '../engine/index';
+import type { Grid, SearchOptions, StrategyName } from '../engine/index';
 import { playGame } from './game';
 import { parseStartBoards } from './board';
 import { gameSeeds } from './seeds';
@@ -16,7 +15,8 @@ import { ParsedArgs, UsageError, parseCommandLine, runCli } from './args';
 import { runGamesInWorkers, settingsOfGame } from './bench-pool';
 import type { BenchProgress } from './bench-pool';
 import type { GameSettings } from './game';
-import { SplitPool } from './split-pool';
+import { threadedChooser } from './split-games';
+import type { SplitMode } from './split-games';
 import { ENGINE_OPTION_SPECS, engineFrom, useEngine } from './engine';
 import { NETWORK_HELP, NETWORK_OPTION_SPECS, networkFileFrom, useNetwork } from './network';
 import { BANK_HELP, BANK_OPTION_SPECS, bankFrom, describeSearchOptions, EVALUATION_HELP, SEARCH_OPTION_SPECS, searchOptionsFrom, SIZE_RANGE, strategyChoices } from './search-options';
@@ -64,7 +64,9 @@ ${NETWORK_HELP}
                  --size squared values; # comments): game i from board i mod their count (default: one game each)
   --positions F  reference positions file           --limit N    only the first N positions
   --chance       the chance meter at every position: prints its reliability (estimate vs reached, per tenth)
-  --threads T    threads searching each decision (positions: sharing root moves' spawn children; games: by root move)
+  --threads T    threads searching each decision together (expectimax: sharing each root move's spawn children on
+                 one table; other strategies: by root move); games are then played one at a time
+  --split roots  with --threads: split each decision by root move instead, a table per thread (to compare)
   -h, --help     this help
 `;
 
@@ -85,6 +87,7 @@ const OPTIONS = {
   json: { type: 'boolean' },
   positions: { type: 'string' },
   threads: { type: 'string' },
+  split: { type: 'string' },
   limit: { type: 'string' },
   chance: { type: 'boolean' },
 } as const;
@@ -147,8 +150,10 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
   const jobs = args.int('jobs', { min: 1, max: 256 }, availableParallelism()) as number;
   const runs = args.int('runs', { min: 1, max: 1000 }, 1) as number;
   const target = parseTarget(args);
-  const threads = args.int('threads', { min: 1, max: 64 }, 1) as number;
+  const threads = args.int('threads', { min: 1, max: MAX_SPLIT_THREADS }, 1) as number;
   if (threads > 1 && args.has('jobs')) throw new UsageError('--threads above 1 plays one game at a time: leave out --jobs');
+  if (args.has('split') && threads < 2) throw new UsageError('--split applies with --threads 2 or more');
+  const split = args.choice<SplitMode>('split', ['shared', 'roots'], 'shared');
   const options = searchOptionsFrom(args, strategy);
   const engine = engineFrom(args);
   await useEngine(engine);
@@ -189,7 +194,7 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
 
   process.stdout.write(
     `bench: ${describeOptions(strategy, options, target, size)}${bank !== undefined ? `, time bank up to ${bank}x` : ''}${network !== null && (strategy === 'network' || (strategy === 'expectimax' && options.evaluation !== 'heuristic' && !options.reference)) ? `, network ${network}` : ''}; ${games} games${starts ? ` from the ${starts.length} boards of ${startFile}` : ''}, seed ${seed}, ${
-      threads > 1 ? `one at a time, each move searched on ${threads} threads` : `${Math.min(jobs, games)} thread(s)`
+      threads > 1 ? `one at a time, each move searched on ${threads} threads${split === 'roots' ? ' by root move' : ''}` : `${Math.min(jobs, games)} thread(s)`
     }\n`,
   );
   const perRun: { results: GameResult[]; summary: BenchSummary; seconds: number; tableMoves: number; extendedMoves: number }[] = [];
@@ -211,7 +216,7 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
     };
     const results =
       threads > 1
-        ? await runGamesOnThreads(games, seed, settings, starts, threads, onProgress)
+        ? await runGamesOnThreads(games, seed, settings, starts, threads, split, onProgress)
         : await runGamesInWorkers({ games, seed, jobs, settings, starts, onProgress });
     const seconds = (performance.now() - started) / 1000;
     endProgress();
@@ -238,6 +243,7 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
       seconds,
       jobs: threads > 1 ? 1 : Math.min(jobs, games),
       threads,
+      split: threads > 1 ? split : null,
       engine,
       network,
       tables: tables.on ? { threshold: tables.threshold, tableMoves: perRun[0].tableMoves } : null,
@@ -251,33 +257,24 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
   }
 }
 
-/**
- * Games one at a time, each move's search split over `threads` worker threads the way the extension's pool
- * splits it (planParts: by root move for expectimax) and merged with the engine's mergeChoices.
- */
+/** Games one at a time, each move's search shared by `threads` worker threads (./split-games.ts). */
 async function runGamesOnThreads(
   games: number,
   seed: number,
   settings: GameSettings,
   starts: readonly Grid[] | undefined,
   threads: number,
+  split: SplitMode,
   onProgress: (p: BenchProgress) => void,
 ): Promise<GameResult[]> {
-  const pool = new SplitPool(threads, settings.engine, undefined, settings.network ?? null);
+  const chooser = await threadedChooser(settings, threads, split);
   try {
-    await pool.ready();
     const seeds = gameSeeds(seed, games);
     const finished: GameResult[] = [];
-    const choose = async (grid: Grid, options: SearchOptions): Promise<MoveChoice> => {
-      const parts = planParts(settings.strategy, options, legalMoves(grid), threads);
-      if (parts.length === 0) return getStrategy(settings.strategy).chooseMove(grid, options);
-      const chosen = await Promise.all(parts.map((part) => pool.choose(grid, settings.strategy, part)));
-      return chosen.length === 1 ? chosen[0] : mergeChoices(chosen);
-    };
     for (let index = 0; index < games; index++) {
       const running = new Map<number, { moves: number; maxTile: number }>();
       const { grid: _grid, ...result } = await playGame(index, seeds[index], settingsOfGame({ settings, starts }, index), {
-        choose,
+        choose: chooser.choose,
         onState: (state) => {
           running.set(index, { moves: state.moves, maxTile: maxTile(state.grid) });
           onProgress({ done: index, total: games, running, finished });
@@ -287,7 +284,7 @@ async function runGamesOnThreads(
     }
     return finished;
   } finally {
-    await pool.close();
+    await chooser.close();
   }
 }
 

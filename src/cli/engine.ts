@@ -3,8 +3,8 @@
  * `npm run build:wasm` built from src/engine/wasm/assembly and installs it for the expectimax strategy, or
  * leaves the TypeScript engine in charge.
  */
-import { installWasmCore, instantiateSharedWasmCore, instantiateWasmCore } from '../engine/index';
-import type { SearchEngine, WasmCore } from '../engine/index';
+import { attachNetwork, installWasmCore, instantiateSharedWasmCore, instantiateWasmCore } from '../engine/index';
+import type { NetworkDescriptor, SearchEngine, WasmCore } from '../engine/index';
 import { SHARED_WASM_FILE, WASM_FILE, readWasm } from './wasm-files';
 import type { ParsedArgs } from './args';
 import { UsageError } from './args';
@@ -36,10 +36,12 @@ export async function useEngine(engine: SearchEngine): Promise<void> {
 /**
  * The shared-memory core (engine-shared.wasm) on `memory`, its transposition table of 2^bits entries set up:
  * every thread that calls this with the same memory searches on one table (src/engine/split.ts). `now`: the
- * clock its searches poll (see instantiateSharedWasmCore).
+ * clock its searches poll (see instantiateSharedWasmCore). `network`: the learned network whose weights sit
+ * at the memory's heap base (createNetworkMemory; the table comes after them), valued with from now on.
  */
-export function sharedCore(memory: WebAssembly.Memory, bits: number, now?: () => number): WasmCore {
+export function sharedCore(memory: WebAssembly.Memory, bits: number, now?: () => number, network?: NetworkDescriptor): WasmCore {
   const core = instantiateSharedWasmCore(readWasm(SHARED_WASM_FILE), memory, now);
+  if (network) attachNetwork(core, memory, network);
   core.ttShare(bits, false);
   return core;
 }

@@ -6,11 +6,12 @@
  * movement); otherwise the board and progress are printed as plain lines every N moves. Ctrl-C stops the
  * game and prints the summary (exit 0), as does the game's end.
  */
-import { maxTile } from '../engine/index';
+import { MAX_SPLIT_THREADS, maxTile } from '../engine/index';
 import { UsageError, parseCommandLine, runCli } from './args';
 import { formatBoard } from './board';
 import { playGame } from './game';
-import type { GameState } from './game';
+import type { GameSettings, GameState } from './game';
+import { threadedChooser } from './split-games';
 import { ENGINE_OPTION_SPECS, engineFrom, useEngine } from './engine';
 import { NETWORK_HELP, NETWORK_OPTION_SPECS, networkFileFrom, useNetwork } from './network';
 import { BANK_HELP, BANK_OPTION_SPECS, bankFrom, describeSearchOptions, EVALUATION_HELP, SEARCH_OPTION_SPECS, searchOptionsFrom, SIZE_RANGE, strategyChoices } from './search-options';
@@ -18,7 +19,7 @@ import { CLI_TABLE_SPECS, TABLES_OPTION_SPECS, installTables, loadOrBuildTables,
 import { formatNumber } from './table';
 
 const USAGE = `Usage: npm run play -- [--strategy S] [--seed K] [--time-ms T] [--bank K] [--depth D] [--playouts P]
-                      [--size N] [--target TILE] [--every N]
+                      [--size N] [--target TILE] [--every N] [--threads T]
 
 Plays one game in the terminal; Ctrl-C stops it and prints the summary.
 
@@ -38,6 +39,8 @@ ${NETWORK_HELP}
   --size N       board N x N, ${SIZE_RANGE.min}..${SIZE_RANGE.max} (default 4)
   --target TILE  stop when the best tile reaches TILE
   --every N      without a terminal: print the board every N moves (default 100)
+  --threads T    threads searching each decision together (expectimax: on one shared table, as the
+                 extension in Chrome; other strategies: by root move) (default 1)
   -h, --help     this help
 `;
 
@@ -52,6 +55,7 @@ const OPTIONS = {
   size: { type: 'string' },
   target: { type: 'string' },
   every: { type: 'string' },
+  threads: { type: 'string' },
 } as const;
 
 /** Draws frames of text lines; on a TTY each frame overwrites the previous one. */
@@ -82,7 +86,8 @@ class Screen {
 async function main(): Promise<void> {
   const args = parseCommandLine(process.argv.slice(2), OPTIONS);
   const strategy = args.strategy();
-  await useEngine(engineFrom(args));
+  const engine = engineFrom(args);
+  await useEngine(engine);
   const network = networkFileFrom(args);
   if (strategy === 'network' && network === null) throw new UsageError('the network strategy needs a network: --network FILE (npm run train writes one)');
   useNetwork(network);
@@ -94,6 +99,7 @@ async function main(): Promise<void> {
   const options = searchOptionsFrom(args, strategy);
   const bank = bankFrom(args, strategy, options, size);
   const tables = tablesFrom(args);
+  const threads = args.int('threads', { min: 1, max: MAX_SPLIT_THREADS }, 1) as number;
   if (tables.on) {
     const loaded = await loadOrBuildTables(CLI_TABLE_SPECS, undefined, (text) => process.stderr.write(`${text}\n`));
     installTables(loaded.tables);
@@ -105,7 +111,15 @@ async function main(): Promise<void> {
   const onSigint = (): void => controller.abort();
   process.on('SIGINT', onSigint);
 
-  const title = [`strategy ${strategy}`, `seed ${seed}`, ...describeSearchOptions(options), ...(bank !== undefined ? [`time bank up to ${bank}x`] : [])].join(', ');
+  const settings: GameSettings = { strategy, options, target, rows: size, cols: size, engine, network, ...(tables.on ? { tables } : {}), ...(bank !== undefined ? { bank } : {}) };
+  const chooser = threads > 1 ? await threadedChooser(settings, threads) : null;
+  const title = [
+    `strategy ${strategy}`,
+    `seed ${seed}`,
+    ...describeSearchOptions(options),
+    ...(bank !== undefined ? [`time bank up to ${bank}x`] : []),
+    ...(chooser ? [`${threads} threads${chooser.mode === 'shared' ? ' on one table' : ' by root move'}`] : []),
+  ].join(', ');
   const started = performance.now();
   const frame = (state: GameState): string[] => {
     const elapsed = (performance.now() - started) / 1000;
@@ -121,9 +135,10 @@ async function main(): Promise<void> {
   const game = await playGame(
     0,
     seed,
-    { strategy, options, target, rows: size, cols: size, ...(tables.on ? { tables } : {}), ...(bank !== undefined ? { bank } : {}) },
+    settings,
     {
       signal: controller.signal,
+      ...(chooser ? { choose: chooser.choose } : {}),
       onState: (state) => {
         if (tty) screen.draw(frame(state), state.moves === 0);
         else if (state.moves % every === 0) screen.draw(frame(state).slice(1), true);
@@ -131,6 +146,7 @@ async function main(): Promise<void> {
     },
   );
   process.off('SIGINT', onSigint);
+  await chooser?.close();
   const elapsed = (performance.now() - started) / 1000;
   const finalState: GameState = { grid: game.grid, score: game.score, moves: game.moves, thinkMs: game.thinkMs, lastMove: null, lastChoice: null };
   screen.draw(tty ? frame(finalState) : frame(finalState).slice(1), true);

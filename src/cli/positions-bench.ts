@@ -39,7 +39,10 @@ async function searchSplit(pool: SplitPool, position: ReferencePosition, threads
   const distinct = new Set(grid.cells.filter((v) => v !== 0)).size;
   const limit = Math.max(3, distinct - 2);
   const plan = planSplit(grid, roots, threads, estimateRootCosts(grid, roots, Math.max(1, limit - 4)));
-  const { values, executions } = await pool.search(grid, plan, limit);
+  const { values, executions } = await pool.search({ grid, plan, limit, cutoff: 0, deadline: Infinity, network: false });
+  for (const dir of plan.dirs) {
+    if (values[DIRECTIONS[dir]] === undefined) throw new Error(`the children of move ${DIRECTIONS[dir]} were not all searched`);
+  }
   const byDirection: Partial<Record<Direction, number>> = {};
   for (const dir of plan.dirs) byDirection[DIRECTIONS[dir]] = executions[dir];
   return { values, executions: byDirection };

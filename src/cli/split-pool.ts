@@ -5,9 +5,10 @@
  * (chooseMove, by message).
  */
 import { Worker } from 'node:worker_threads';
-import { createSplitBuffer, mergeSplit, resetSplit } from '../engine/index';
-import type { Grid, MoveChoice, MoveValues, SearchEngine, SearchOptions, SplitPlan, StrategyName } from '../engine/index';
+import { attachNetwork, createNetworkMemory, createSplitBuffer, instantiateSharedWasmCore, mergeSearched, resetSplit } from '../engine/index';
+import type { Grid, MoveChoice, MoveValues, Network, NetworkDescriptor, SearchEngine, SearchOptions, SplitHost, SplitSearch, StrategyName } from '../engine/index';
 import { createSharedMemory } from '../engine/index';
+import { SHARED_WASM_FILE, readWasm } from './wasm-files';
 import { createJobBoard, jobDone, jobExecutions, postJob, postQuit } from './split-protocol';
 import type { ChooseRequest, ShareJob, SplitReply, SplitWorkerData } from './split-protocol';
 
@@ -26,7 +27,24 @@ interface SplitState {
   generation: number;
 }
 
-export class SplitPool {
+/**
+ * A shared memory for the split threads' cores: with a network, its weights copied in once at the heap base
+ * (every thread attaches them in place), the table of 2^bits entries per region after them.
+ */
+function splitMemory(bits: number, network: Network | null): { memory: WebAssembly.Memory; descriptor?: NetworkDescriptor } {
+  if (!network) return { memory: createSharedMemory(bits) };
+  const { weights, ...descriptor } = network;
+  const memory = createNetworkMemory(descriptor, 1);
+  const view = attachNetwork(instantiateSharedWasmCore(readWasm(SHARED_WASM_FILE), memory), memory, descriptor);
+  if (view.weights instanceof Int16Array) view.weights.set(weights as Int16Array);
+  else view.weights.set(weights as Float32Array);
+  return { memory, descriptor };
+}
+
+/** The table of a split pool with a network: at most what createNetworkMemory leaves room for (4 regions of 2^19). */
+const MAX_NETWORK_TABLE_BITS = 19;
+
+export class SplitPool implements SplitHost {
   private readonly workers: Worker[] = [];
   private readonly idle: Worker[] = [];
   private readonly queue: Pending[] = [];
@@ -36,24 +54,35 @@ export class SplitPool {
   private readonly started: Promise<void>[] = [];
   private readonly split: SplitState | null;
 
+  /** Whether the threads' shared memory holds a learned network (a pool with a table). */
+  readonly hasNetwork: boolean;
+
   /**
    * `threads` worker threads on `engine`; with `tableBits` (WebAssembly only) they share split searches
-   * (`search`) on one transposition table of 2^tableBits entries in a shared memory, and take no parts.
+   * (`search`) on one transposition table of 2^tableBits entries in a shared memory, and take no parts:
+   * then `network` is the decoded network they value leaves with (put in the shared memory once), else the
+   * file each thread loads for its parts.
    */
   constructor(
-    private readonly threads: number,
+    readonly threads: number,
     engine: SearchEngine = 'wasm',
     tableBits?: number,
-    network: string | null = null,
+    network: string | Network | null = null,
   ) {
     const withTable = tableBits !== undefined && engine === 'wasm';
     this.split = withTable ? { buffer: createSplitBuffer(), jobs: createJobBoard(), generation: 1 } : null;
-    const memory = withTable ? createSharedMemory(tableBits) : null;
+    const decoded = withTable && network !== null && typeof network !== 'string' ? network : null;
+    if (decoded && (tableBits as number) > MAX_NETWORK_TABLE_BITS) throw new RangeError(`SplitPool: a table of at most 2^${MAX_NETWORK_TABLE_BITS} entries beside a network`);
+    const shared = withTable ? splitMemory(tableBits, decoded) : null;
+    this.hasNetwork = shared?.descriptor !== undefined;
     for (let i = 0; i < threads; i++) {
       const workerData: SplitWorkerData = {
         engine,
-        network,
-        split: this.split && memory && tableBits !== undefined ? { worker: i, memory, bits: tableBits, buffer: this.split.buffer, jobs: this.split.jobs } : undefined,
+        network: typeof network === 'string' ? network : null,
+        split:
+          this.split && shared && tableBits !== undefined
+            ? { worker: i, memory: shared.memory, bits: tableBits, buffer: this.split.buffer, jobs: this.split.jobs, ...(shared.descriptor ? { descriptor: shared.descriptor } : {}) }
+            : undefined,
       };
       const worker = new Worker(WORKER_ENTRY, { workerData });
       this.started.push(
@@ -78,10 +107,12 @@ export class SplitPool {
   }
 
   /**
-   * One search of `grid` to `limit` layers by every thread together on the pool's shared table
-   * (src/engine/split.ts): resolves with the root moves' values and the move executions per direction.
+   * One search by every thread together on the pool's shared table (src/engine/split.ts): resolves with the
+   * values of the root moves searched completely (all of them unless stopped at the deadline) and the move
+   * executions per direction.
    */
-  async search(grid: Grid, plan: SplitPlan, limit: number): Promise<{ values: MoveValues; executions: number[] }> {
+  async search(search: SplitSearch): Promise<{ values: MoveValues; executions: number[] }> {
+    const { grid, plan, limit } = search;
     const split = this.split;
     if (!split) throw new Error('SplitPool.search: the pool was made without a shared table');
     if (this.failure) throw this.failure;
@@ -90,12 +121,13 @@ export class SplitPool {
     if (split.generation + plan.dirs.length > 0xffffff) {
       split.generation = 1;
       const none = { dirs: [], open: [], owner: [] };
-      await this.runJob({ grid, plan: none, limit, generation: 1, clear: true });
+      await this.runJob({ grid, plan: none, limit, generation: 1, clear: true, cutoff: 0, deadline: Infinity, network: false });
     }
     const generation = split.generation;
     split.generation += plan.dirs.length;
-    const executions = await this.runJob({ grid, plan, limit, generation, clear: false });
-    return { values: mergeSplit(plan, split.buffer), executions };
+    const deadline = performance.timeOrigin + search.deadline;
+    const executions = await this.runJob({ grid, plan, limit, generation, clear: false, cutoff: search.cutoff, deadline, network: search.network });
+    return { values: mergeSearched(plan, split.buffer), executions };
   }
 
   private async runJob(job: ShareJob): Promise<number[]> {

@@ -1,6 +1,6 @@
 /** Messages and the job board between the bench's main thread and its split-search worker threads (src/cli/split-pool.ts). */
 import { MAX_SPLIT_THREADS } from '../engine/index';
-import type { Grid, MoveChoice, SearchEngine, SearchOptions, SplitPlan, StrategyName } from '../engine/index';
+import type { Grid, MoveChoice, NetworkDescriptor, SearchEngine, SearchOptions, SplitPlan, StrategyName } from '../engine/index';
 
 /** What a split worker thread is started with. */
 export interface SplitWorkerData {
@@ -15,6 +15,8 @@ export interface SplitWorkerData {
     readonly bits: number;
     readonly buffer: SharedArrayBuffer;
     readonly jobs: SharedArrayBuffer;
+    /** The learned network whose weights the main thread put in `memory` (every thread attaches it). */
+    readonly descriptor?: NetworkDescriptor;
   };
 }
 
@@ -24,6 +26,7 @@ export interface SplitWorkerData {
 const SEQ = 0;
 const DONE = 1;
 const QUIT = 2;
+const NETWORK = 3;
 const LIMIT = 4;
 const GENERATION = 5;
 const CLEAR = 6;
@@ -32,6 +35,9 @@ const DIRS = 8;
 const OPEN = 12;
 const OWNER = 16;
 const CELLS = 20;
+/** The cut-off (float32) and the deadline (float64, ms since the epoch: each thread has a clock of its own). */
+const CUTOFF_BYTE = 160;
+const DEADLINE_BYTE = 168;
 const EXECUTIONS_BYTE = 256;
 
 /** One split search as the threads read it from the job board. */
@@ -43,6 +49,12 @@ export interface ShareJob {
   readonly generation: number;
   /** Zero the shared table first (its generations wrapped round); done by thread 0. */
   readonly clear: boolean;
+  /** The probability cut-off (0: the reference's). */
+  readonly cutoff: number;
+  /** When to stop, ms since the epoch (performance.timeOrigin + performance.now()); Infinity: never. */
+  readonly deadline: number;
+  /** Value leaves with the network (when the threads have one). */
+  readonly network: boolean;
 }
 
 export function createJobBoard(): SharedArrayBuffer {
@@ -56,6 +68,9 @@ export function postJob(board: SharedArrayBuffer, job: ShareJob): void {
   words[LIMIT] = job.limit;
   words[GENERATION] = job.generation;
   words[CLEAR] = job.clear ? 1 : 0;
+  words[NETWORK] = job.network ? 1 : 0;
+  new Float32Array(board, CUTOFF_BYTE, 1)[0] = job.cutoff;
+  new Float64Array(board, DEADLINE_BYTE, 1)[0] = job.deadline;
   words[ROOTS] = job.plan.dirs.length;
   job.plan.dirs.forEach((dir, i) => {
     words[DIRS + i] = dir;
@@ -106,7 +121,9 @@ export function waitForJob(board: SharedArrayBuffer, seen: number): { seq: numbe
     owner: Array.from(words.subarray(OWNER, OWNER + roots)),
   };
   const grid: Grid = { rows: 4, cols: 4, cells: Array.from(words.subarray(CELLS, CELLS + 16)) };
-  return { seq, job: { grid, plan, limit: words[LIMIT], generation: words[GENERATION], clear: words[CLEAR] !== 0 } };
+  const cutoff = new Float32Array(board, CUTOFF_BYTE, 1)[0];
+  const deadline = new Float64Array(board, DEADLINE_BYTE, 1)[0];
+  return { seq, job: { grid, plan, limit: words[LIMIT], generation: words[GENERATION], clear: words[CLEAR] !== 0, cutoff, deadline, network: words[NETWORK] !== 0 } };
 }
 
 /** Worker thread: report this thread's share of the job done, with its move executions by direction. */

@@ -20,7 +20,8 @@ const errorMessage = (error: unknown): string => (error instanceof Error ? error
 if (data.split) {
   const split = data.split;
   let stop: (() => boolean) | null = null;
-  const core = sharedCore(split.memory, split.bits, () => (stop?.() ? Infinity : performance.now()));
+  const core = sharedCore(split.memory, split.bits, () => (stop?.() ? Infinity : performance.now()), split.descriptor);
+  let network = split.descriptor !== undefined;
   const table = {
     core,
     stopWhen: (next: (() => boolean) | null): void => {
@@ -34,7 +35,11 @@ if (data.split) {
     let executions = [NaN, NaN, NaN, NaN];
     try {
       if (job.clear && split.worker === 0) core.ttShare(split.bits, true);
-      executions = workSplit(job.grid, job.plan, split.buffer, split.worker, job.limit, { ...table, generation: job.generation });
+      const wanted = job.network && split.descriptor !== undefined;
+      if (wanted !== network) core.useNetwork(wanted ? 1 : 0);
+      network = wanted;
+      const bounds = { stopAt: job.deadline - performance.timeOrigin, cutoff: job.cutoff };
+      executions = workSplit(job.grid, job.plan, split.buffer, split.worker, job.limit, { ...table, generation: job.generation }, bounds);
     } catch (error) {
       port.postMessage({ type: 'split-error', message: errorMessage(error) } satisfies SplitReply);
     }

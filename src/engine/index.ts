@@ -29,4 +29,6 @@ export { installNetwork } from './network/installed';
 export type { NetworkDescriptor } from './wasm/network';
 export { attachNetwork, createNetworkMemory } from './wasm/network';
 export type { SharedTable, SplitPlan } from './split';
-export { MAX_SPLIT_THREADS, createSplitBuffer, estimateRootCosts, mergeSplit, planSplit, resetSplit, workSplit } from './split';
+export { MAX_SPLIT_THREADS, createSplitBuffer, estimateRootCosts, mergeSearched, mergeSplit, planSplit, resetSplit, sequentialPlan, workSplit } from './split';
+export type { SplitHost, SplitSearch } from './split-session';
+export { SplitSession, splitSearchable } from './split-session';

@@ -16,15 +16,18 @@
  */
 import type { Grid } from './types';
 import { DIRECTIONS } from './types';
-import type { Direction, MoveValues } from './types';
+import type { MoveValues } from './types';
 import { OUT, executeMove, fitsBitboard, fromGrid } from './board';
 import { wasmCore } from './wasm/core';
+import { now } from './strategies/common';
 import type { WasmCore } from './wasm/core';
 
 /** Children per root move at most: 16 cells x (a 2, a 4). */
 const CHILDREN = 32;
 /** Threads that can share one search at most. */
 export const MAX_SPLIT_THREADS = 16;
+/** A plan's owner of a move that every thread takes from the front (sequentialPlan). */
+const EVERY_THREAD = -1;
 // The shared buffer: a claim word per root move, what each thread is searching (child + 1, 0: nothing),
 // then the children's values.
 const CLAIMS = 0;
@@ -38,7 +41,8 @@ export interface SplitPlan {
   readonly dirs: readonly number[];
   /** Empty cells after each move of `dirs` (its chance node has a 2 and a 4 child per cell). */
   readonly open: readonly number[];
-  /** The thread that takes each move's children from the front (the others take its last ones, from the back). */
+  /** The thread that takes each move's children from the front (the others take its last ones, from the back);
+   *  EVERY_THREAD (a sequential plan): all threads take them from the front, move after move. */
   readonly owner: readonly number[];
 }
 
@@ -74,6 +78,16 @@ export function planSplit(grid: Grid, roots: readonly number[], threads: number,
     return least;
   });
   return { dirs: legal.map((m) => m.dir), open: legal.map((m) => m.open), owner };
+}
+
+/**
+ * The plan of a timed iteration (src/engine/split-session.ts): the legal moves of `order` in that order, every
+ * thread taking the children of the first move not yet taken, so that the moves complete one after another,
+ * best first, as on one thread (a search stopped at its deadline has completed a prefix of them).
+ */
+export function sequentialPlan(grid: Grid, order: readonly number[]): SplitPlan {
+  const plan = planSplit(grid, order, 1);
+  return { ...plan, owner: plan.dirs.map(() => EVERY_THREAD) };
 }
 
 /**
@@ -119,12 +133,21 @@ export interface SharedTable {
   readonly stopWhen: (stop: (() => boolean) | null) => void;
 }
 
+/** How a timed split search stops and prunes: `stopAt` (ms, this thread's clock), `cutoff` (0: the reference's). */
+interface SplitBounds {
+  readonly stopAt: number;
+  readonly cutoff: number;
+}
+
+const UNBOUNDED: SplitBounds = { stopAt: Infinity, cutoff: 0 };
+
 /**
  * Thread `worker`'s share of the search of `grid` to `limit` layers (see the module comment): the children
  * of its own root moves from the front, then children of the move with the most left from the back, until
- * none is left; their values are written to `buffer`. Returns the move executions it did, by direction.
+ * none is left; their values are written to `buffer` (NaN: stopped at `bounds.stopAt`, after which the thread
+ * takes nothing more). Returns the move executions it did, by direction.
  */
-export function workSplit(grid: Grid, plan: SplitPlan, buffer: SharedArrayBuffer, worker: number, limit: number, table: SharedTable): number[] {
+export function workSplit(grid: Grid, plan: SplitPlan, buffer: SharedArrayBuffer, worker: number, limit: number, table: SharedTable, bounds: SplitBounds = UNBOUNDED): number[] {
   if (!(worker >= 0 && worker < MAX_SPLIT_THREADS)) throw new RangeError(`workSplit: thread ${worker} of at most ${MAX_SPLIT_THREADS}`);
   const { core, generation } = table;
   fromGrid(grid);
@@ -134,20 +157,24 @@ export function workSplit(grid: Grid, plan: SplitPlan, buffer: SharedArrayBuffer
   const working = new Int32Array(buffer, WORKING, MAX_SPLIT_THREADS);
   const values = new Float32Array(buffer, VALUES, 4 * CHILDREN);
   const executions = [0, 0, 0, 0];
+  const { stopAt, cutoff } = bounds;
+  let stopped = false;
   const search = (index: number, front: boolean): void => {
     const dir = plan.dirs[index];
     core.ttSetGeneration(generation + index, generation);
-    for (let child = claim(claims, index, front); child >= 0; child = claim(claims, index, front)) {
+    for (let child = claim(claims, index, front); child >= 0 && !stopped; child = claim(claims, index, front)) {
       Atomics.store(working, worker, index * CHILDREN + child + 1);
-      values[index * CHILDREN + child] = core.searchChild(lo, hi, dir, limit, child, Infinity, false, 0);
+      const value = core.searchChild(lo, hi, dir, limit, child, stopAt, false, cutoff);
+      values[index * CHILDREN + child] = value;
       Atomics.store(working, worker, 0);
       executions[dir] += core.lastExecutions();
+      stopped = Number.isNaN(value);
     }
   };
   plan.dirs.forEach((_dir, index) => {
-    if (plan.owner[index] === worker) search(index, true);
+    if (!stopped && (plan.owner[index] === worker || plan.owner[index] === EVERY_THREAD)) search(index, true);
   });
-  for (;;) {
+  for (; !stopped; ) {
     let most = -1;
     let left = 0;
     plan.dirs.forEach((_dir, index) => {
@@ -161,6 +188,7 @@ export function workSplit(grid: Grid, plan: SplitPlan, buffer: SharedArrayBuffer
     if (most < 0) break;
     search(most, false);
   }
+  if (stopped) return executions;
   // Nothing left to take: help a thread still searching a child. The helper searches the same child with
   // the cells in the other order on the shared table, so each finds what the other stored; it stops when
   // that thread is done (its own value is dropped: the child's value is the one its thread writes). A child
@@ -181,9 +209,10 @@ export function workSplit(grid: Grid, plan: SplitPlan, buffer: SharedArrayBuffer
       const index = (busy - 1) >>> 5;
       const dir = plan.dirs[index];
       core.ttSetGeneration(generation + index, generation);
-      const value = core.searchChild(lo, hi, dir, limit, (busy - 1) & (CHILDREN - 1), Number.MAX_VALUE, false, 0);
+      const value = core.searchChild(lo, hi, dir, limit, (busy - 1) & (CHILDREN - 1), Math.min(stopAt, Number.MAX_VALUE), false, cutoff);
       executions[dir] += core.lastExecutions();
       if (!Number.isNaN(value)) helped.add(busy);
+      else if (now() >= stopAt) return executions;
     }
   } finally {
     core.setReverse(false);
@@ -194,23 +223,34 @@ export function workSplit(grid: Grid, plan: SplitPlan, buffer: SharedArrayBuffer
 /**
  * The root moves' values once every thread's workSplit has returned: per move, 0.9·v(2) + 0.1·v(4) added
  * cell by cell in cell order in float32, divided by the empty cells, plus the reference's 1e-6 (exactly as
- * the search's root chance node computes them).
+ * the search's root chance node computes them). Throws when a move's children are not all searched.
  */
 export function mergeSplit(plan: SplitPlan, buffer: SharedArrayBuffer): MoveValues {
+  const merged = mergeSearched(plan, buffer);
+  for (const dir of plan.dirs) {
+    if (merged[DIRECTIONS[dir]] === undefined) throw new Error(`mergeSplit: the children of move ${DIRECTIONS[dir]} are not all searched`);
+  }
+  return merged;
+}
+
+/** mergeSplit's values of the moves whose children were all searched (a timed search may have stopped before the others). */
+export function mergeSearched(plan: SplitPlan, buffer: SharedArrayBuffer): MoveValues {
   const claims = new Int32Array(buffer, CLAIMS, 4);
   const values = new Float32Array(buffer, VALUES, 4 * CHILDREN);
   const merged: MoveValues = {};
   plan.dirs.forEach((dir, index) => {
     const open = plan.open[index];
     const seen = Atomics.load(claims, index);
-    if ((seen & 0xffff) < seen >>> 16) throw new Error(`mergeSplit: the children of move ${DIRECTIONS[dir]} are not all searched`);
+    if ((seen & 0xffff) < seen >>> 16) return;
     let sum = 0;
     for (let cell = 0; cell < open; cell++) {
-      sum = Math.fround(sum + Math.fround(values[index * CHILDREN + 2 * cell] * P9));
-      sum = Math.fround(sum + Math.fround(values[index * CHILDREN + 2 * cell + 1] * P1));
+      const two = values[index * CHILDREN + 2 * cell];
+      const four = values[index * CHILDREN + 2 * cell + 1];
+      if (Number.isNaN(two) || Number.isNaN(four)) return;
+      sum = Math.fround(sum + Math.fround(two * P9));
+      sum = Math.fround(sum + Math.fround(four * P1));
     }
-    const key: Direction = DIRECTIONS[dir];
-    merged[key] = Math.fround(Math.fround(sum / open) + 1e-6);
+    merged[DIRECTIONS[dir]] = Math.fround(Math.fround(sum / open) + 1e-6);
   });
   return merged;
 }

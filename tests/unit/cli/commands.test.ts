@@ -51,6 +51,9 @@ describe('bad input: one error line, exit status 2', () => {
     ['bench', ['--positions', join(tmp, 'missing.tsv')], /cannot read .*missing\.tsv: no such file/],
     ['bench', ['--positions', 'tests/fixtures/reference/expectimax-positions.tsv', '--threads', '17'], /--threads must be .*16/],
     ['bench', ['--strategy', 'random', '--reference'], /--reference does not apply to the random strategy/],
+    ['bench', ['--split', 'roots'], /--split applies with --threads 2 or more/],
+    ['bench', ['--threads', '2', '--split', 'leaves'], /--split must be one of/],
+    ['play', ['--threads', '17'], /--threads must be .*16/],
     ['play', ['--strategy', 'greedy', '--reference'], /--reference does not apply to the greedy strategy/],
     ['solve', ['--board', '0,2,2,4,0,0,0,0,0,0,0,0,0,0,0,2', '--strategy', 'minimax', '--reference'], /--reference does not apply to the minimax strategy/],
     ['bench', ['--positions', 'tests/fixtures/reference/expectimax-positions.tsv', '--reference'], /--reference does not apply with --positions/],
@@ -178,6 +181,20 @@ describe('commands that work', () => {
     expect(onThreads.reach).toEqual(summary.reach);
     expect(onThreads.score).toEqual((JSON.parse(lastLine(result.stdout)) as { score: unknown }).score);
   });
+
+  it('bench --threads 2 shares each expectimax decision on one table, --split roots by root move', () => {
+    const shared = run('bench', ['--strategy', 'expectimax', '--games', '1', '--seed', '3', '--target', '128', '--time-ms', '5', '--threads', '2', '--network', 'none', '--json']);
+    expect(shared.status).toBe(0);
+    expect(shared.stdout).toMatch(/each move searched on 2 threads/);
+    const summary = JSON.parse(lastLine(shared.stdout)) as { threads: number; split: string; maxTile: { max: number }; depth: { mean: number } };
+    expect(summary).toMatchObject({ threads: 2, split: 'shared' });
+    expect(summary.maxTile.max).toBe(128);
+    expect(summary.depth.mean).toBeGreaterThanOrEqual(1);
+    const roots = run('bench', ['--strategy', 'expectimax', '--games', '1', '--seed', '3', '--target', '128', '--time-ms', '5', '--threads', '2', '--split', 'roots', '--network', 'none', '--json']);
+    expect(roots.status).toBe(0);
+    expect(roots.stdout).toMatch(/each move searched on 2 threads by root move/);
+    expect(JSON.parse(lastLine(roots.stdout))).toMatchObject({ threads: 2, split: 'roots' });
+  }, 2 * TIMEOUT_MS);
 
   it('bench --start names the line of a bad board and a board of another size', () => {
     const file = join(tmp, 'bad-starts.txt');

@@ -23,7 +23,7 @@ import type { WasmCore } from '../../wasm/core';
 import { DEFAULT_TIME_MS } from '../../limits';
 import { searchRootTs } from './ts-search';
 import type { SearchContext, TsBoard } from './ts-search';
-import { TimeManager, nodeBudget } from './time-manager';
+import { TimeManager, coreIterations, nodeBudget } from './time-manager';
 import { networkCore } from '../../network/installed';
 import { useCoreNetwork } from '../../wasm/network';
 
@@ -167,7 +167,11 @@ async function chooseMove(grid: Grid, options?: SearchOptions, signal?: AbortSig
   }
 
   const timeMs = timeBudget(options, DEFAULT_TIME_MS);
-  if (board.core) return { ...(await timeManager.spendBudget(board.core, board.lo >>> 0, board.hi >>> 0, roots, timeMs, options, signal, started, evaluation === 'network')), evaluation };
+  if (board.core) {
+    const [lo, hi] = [board.lo >>> 0, board.hi >>> 0];
+    const iterations = coreIterations(board.core, lo, hi, options, signal);
+    return { ...(await timeManager.spendBudget(iterations, lo, hi, roots, timeMs, options, signal, started, evaluation === 'network')), evaluation };
+  }
 
   // The TypeScript engine with a time budget: iterative deepening, keeping the last completed depth.
   const valuesByDepth: MoveValues[] = [{}];

@@ -149,6 +149,44 @@ export function worthExtending(valuesByDepth: readonly MoveValues[], depth: numb
   return bestOf(valuesByDepth[depth] ?? {}) !== bestOf(valuesByDepth[depth - 1] ?? {});
 }
 
+/** One iteration of the deepening: the root moves searched to a depth, best first. */
+export interface IterationRunner {
+  /**
+   * Search the moves of `order` (best first) to `depth` layers at the probability cut-off `cutoff`, stopping at
+   * `deadline` (ms, this thread's clock; Infinity: never) or past `maxExecutions` move executions. `done`: the
+   * moves searched completely, a prefix of `order` (all of it unless stopped), their values in `scores`.
+   */
+  run(order: readonly number[], depth: number, cutoff: number, deadline: number, maxExecutions: number): Promise<{ done: number[]; scores: number[]; executions: number }>;
+}
+
+/**
+ * The iterations of one core on its play table (set up here for a new decision: `options.ttSizeLog2`, else
+ * the config's size): each root move in turn, letting the event loop run between them.
+ */
+export function coreIterations(core: WasmCore, lo: number, hi: number, options: SearchOptions | undefined, signal: AbortSignal | undefined): IterationRunner {
+  core.ttConfigure(options?.ttSizeLog2 ?? TIME_MANAGER_CONFIG.tableLog2, false);
+  core.ttAgeTick();
+  return {
+    async run(order, depth, cutoff, deadline, maxExecutions) {
+      const done: number[] = [];
+      const scores = [0, 0, 0, 0];
+      let executions = 0;
+      for (const dir of order) {
+        await yieldToEventLoop(signal);
+        const budgeted = maxExecutions !== Infinity;
+        if (budgeted) core.setExecutionLimit(Math.max(0, maxExecutions - executions));
+        const v = core.searchRoot(lo, hi, dir, depth, deadline, false, cutoff);
+        if (budgeted) core.setExecutionLimit(Infinity);
+        executions += core.lastExecutions();
+        if (Number.isNaN(v)) break;
+        done.push(dir);
+        scores[dir] = v;
+      }
+      return { done, scores, executions };
+    },
+  };
+}
+
 export class TimeManager {
   /** How late this thread has come back from a search stopped at its hard stop (ms). */
   private lateness = 0;
@@ -183,9 +221,11 @@ export class TimeManager {
    *   that then scored better replaces it (the moves it completed carry the new values);
    * - with options.extraMs, a search that would stop at its hard stop goes on to a deadline that much later
    *   when worthExtending says the move is hard (once per search; the caller pays it from its bank).
+   * Each iteration is run by `iterations`: one core searching the root moves in turn (coreIterations), or
+   * several threads sharing each root move (src/engine/split-session.ts).
    */
   async spendBudget(
-    core: WasmCore,
+    iterations: IterationRunner,
     lo: number,
     hi: number,
     roots: readonly number[],
@@ -196,8 +236,6 @@ export class TimeManager {
     easy = true,
   ): Promise<MoveChoice> {
     const c = this.config;
-    core.ttConfigure(options?.ttSizeLog2 ?? c.tableLog2, false);
-    core.ttAgeTick();
     // The hard stop: deadlineShare of the budget, or earlier by the lateness seen lately, so that the answer
     // comes within the budget even when the thread is descheduled at the deadline.
     const stopShare = Math.max(
@@ -226,26 +264,14 @@ export class TimeManager {
     for (;;) {
       const iterationStart = now();
       const before = executions;
-      const deeper: number[] = [];
-      let interrupted = false;
-      for (const dir of order) {
-        await yieldToEventLoop(signal);
-        // Depth 1 always completes; deeper, the search is abandoned at the hard stop or past options.maxNodes.
-        const budgeted = depth > 1 && maxExecutions !== Infinity;
-        if (budgeted) core.setExecutionLimit(Math.max(0, maxExecutions - executions));
-        const v = core.searchRoot(lo, hi, dir, depth, depth === 1 ? Infinity : deadline, false, cutoff);
-        if (budgeted) core.setExecutionLimit(Infinity);
-        executions += core.lastExecutions();
-        if (Number.isNaN(v)) {
-          const late = now() - deadline;
-          if (late >= 0) this.lateness = Math.max(late, this.lateness * c.latenessDecay);
-          interrupted = true;
-          break;
-        }
-        deeper.push(dir);
-        scores[dir] = v;
-      }
+      const iteration = await iterations.run(order, depth, cutoff, depth === 1 ? Infinity : deadline, depth > 1 ? maxExecutions - executions : Infinity);
+      executions += iteration.executions;
+      const deeper = iteration.done;
+      for (const dir of deeper) scores[dir] = iteration.scores[dir];
+      const interrupted = deeper.length < order.length;
       if (interrupted) {
+        const late = now() - deadline;
+        if (late >= 0) this.lateness = Math.max(late, this.lateness * c.latenessDecay);
         checkAbort(signal);
         // Cut at the hard stop on a hard move: go on with the extra time, the same step again (what it had
         // searched is in the table).
