@@ -131,9 +131,9 @@ function loadModule(): WebAssembly.Module {
 
 /** The trained weights as a network (f32, or quantised to i16). */
 function networkOf(weights: Float32Array, shape: ShapeName, encoding: WeightEncoding, bits: number, metadata: Network['metadata']): Network {
-  if (encoding === 'f32') return { shape, encoding, scale: 1, weights: weights.slice(), metadata };
+  if (encoding === 'f32') return { shape, encoding, scale: 1, stages: [0], weights: weights.slice(), metadata };
   const q = quantise(weights, bits);
-  return { shape, encoding, scale: q.scale, weights: q.weights, metadata };
+  return { shape, encoding, scale: q.scale, stages: [0], weights: q.weights, metadata };
 }
 
 async function train(options: TrainOptions, command: string): Promise<void> {

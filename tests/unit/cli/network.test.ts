@@ -27,7 +27,7 @@ beforeAll(() => {
   trainer.configure(1, 0.5, 5, 1, 1);
   trainer.train(500);
   const q = quantise(new Float32Array(memory.buffer, at, weightCount('4x4')).slice());
-  writeFileSync(file, encodeNetwork({ shape: '4x4', encoding: 'i16', scale: q.scale, weights: q.weights, metadata: { test: 'tiny' } }));
+  writeFileSync(file, encodeNetwork({ shape: '4x4', encoding: 'i16', scale: q.scale, stages: [0], weights: q.weights, metadata: { test: 'tiny' } }));
 });
 
 function run(command: 'bench' | 'solve', args: readonly string[]) {

@@ -46,7 +46,7 @@ function randomNetwork(shape: ShapeName, seed: number, boards?: readonly { lo: n
   } else {
     for (let i = 0; i < weights.length; i++) if (rng.next() < 0.1) weights[i] = value();
   }
-  return { shape, encoding: 'f32', scale: 1, weights, metadata: { test: 'random', seed } };
+  return { shape, encoding: 'f32', scale: 1, stages: [0], weights, metadata: { test: 'random', seed } };
 }
 
 function asI16(network: Network): Network {
@@ -114,8 +114,8 @@ describe('network file', () => {
     expectError(new TextEncoder().encode('{"not": "a network"}\n'.repeat(4)), /not a 2048 Autopilot network/);
     expectError(file.subarray(0, 10), /shorter than the header/);
     const newer = file.slice();
-    newer[8] = 2;
-    expectError(newer, /version 2/);
+    newer[8] = 3;
+    expectError(newer, /version 3/);
     for (const cut of [40, 60, file.length - 100, file.length - 1]) expectError(file.subarray(0, cut), /truncated|corrupt/);
     expectError(Uint8Array.from([...file, 0]), /after its end/);
     // Every byte flipped, one at a time (over the header and a stride of the payload), is caught.
