@@ -11,7 +11,7 @@ import { createSlottedSharedMemory } from './core';
 export type { NetworkDescriptor } from '../network/format';
 
 /** Weights in the whole network `descriptor` describes: every stage's. */
-export function networkWeightCount(descriptor: Pick<NetworkDescriptor, 'shape' | 'stages'>): number {
+function networkWeightCount(descriptor: Pick<NetworkDescriptor, 'shape' | 'stages'>): number {
   return weightCount(descriptor.shape) * descriptor.stages.length;
 }
 
