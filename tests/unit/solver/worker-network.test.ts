@@ -115,6 +115,27 @@ describe('a worker’s learned network', () => {
     expect(choice.values).toEqual(oracleValues(network));
   });
 
+  it('a network of two stages: decoded into the shared memory, attached, or copied, it plays with its second stage where the board reaches it', async () => {
+    // Stage 1 (from the 8 on: every afterstate of BOARD) is stage 0 negated.
+    const weights = Int16Array.from([...network.weights, ...network.weights.map((w) => -w)]);
+    const staged: Network = { ...network, stages: [0, 3], weights, metadata: { test: 'two stages' } };
+    const stagedFile = encodeNetwork(staged);
+    const { weights: _w, ...descriptor } = staged;
+    const memory = createNetworkMemory(descriptor, 2);
+    const loader = host();
+    await setUpNetwork({ type: 'network-load', id: 7, slot: 0, file: stagedFile, memory }, loader.host);
+    expect(loader.posted.at(-1)?.response).toEqual({ type: 'network-ready', id: 7, descriptor, shared: true });
+    await setUpNetwork({ type: 'network-attach', id: 8, slot: 1, memory, descriptor }, host().host);
+    const values = oracleValues(staged);
+    expect(values).not.toEqual(oracleValues(network));
+    expect((await getStrategy('network').chooseMove(BOARD, {})).values).toEqual(values);
+
+    const copier = host(false);
+    await setUpNetwork({ type: 'network-copy', id: 9, slot: 0, descriptor, weights: decodeNetwork(stagedFile).weights }, copier.host);
+    expect(copier.posted.at(-1)?.response).toMatchObject({ type: 'network-ready', id: 9, shared: false });
+    expect((await getStrategy('network').chooseMove(BOARD, {})).values).toEqual(values);
+  });
+
   it('a corrupt file, and a shared memory in a worker that is not isolated, are failures with their reason', async () => {
     const corrupt = file.slice();
     corrupt[corrupt.length - 10] ^= 0xff;
