@@ -186,11 +186,10 @@ function loadModule(): WebAssembly.Module {
 /** The trained weights as a network (f32, or quantised to i16), every stage. */
 function networkOf(weights: Float32Array, options: TrainOptions, metadata: Network['metadata']): Network {
   const { shape, encoding, stages } = options;
-  if (encoding === 'f32') return { shape, encoding, scale: 1, stages, weights: weights.slice(), metadata } as Network;
+  if (encoding === 'f32') return { shape, encoding, scale: 1, stages, weights: weights.slice(), metadata };
   const q = quantise(weights, options.bits);
-  return { shape, encoding, scale: q.scale, stages, weights: q.weights, metadata } as Network;
+  return { shape, encoding, scale: q.scale, stages, weights: q.weights, metadata };
 }
-
 
 function describeSource(source: TrainingSource): { episodes: number; moves: number; seconds: number; runs: CheckpointHeader['runs']; earlier: string } {
   if (source.kind === 'checkpoint') {

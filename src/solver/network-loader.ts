@@ -95,7 +95,8 @@ export class NetworkMemoryError extends Error {
 
 /**
  * Devices that report less memory than this (navigator.deviceMemory, in GiB; Chrome rounds it down to 0.25,
- * 0.5, 1, 2, 4 or 8) do not load the network: 128 MiB of weights and the workers' tables are too much there.
+ * 0.5, 1, 2, 4 or 8) do not load the network: 128 MiB of weights a stage (256 with two) and the workers'
+ * tables are too much there.
  */
 const MIN_DEVICE_MEMORY_GIB = 2;
 

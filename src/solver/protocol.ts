@@ -24,6 +24,7 @@
 import { z } from 'zod';
 import { GridSchema, MoveChoiceSchema, SearchOptionsSchema, StrategyNameSchema } from '../shared/messages';
 import { StatusMessageSchema } from '../shared/status-message';
+import { MAX_STAGES } from '../engine/network/format';
 import { SHAPE_NAMES } from '../engine/network/shapes';
 import type { NetworkDescriptor } from '../engine/index';
 
@@ -36,6 +37,7 @@ const NetworkDescriptorSchema: z.ZodType<NetworkDescriptor> = z.object({
   shape: z.enum(SHAPE_NAMES),
   encoding: z.enum(['f32', 'i16']),
   scale: z.number().positive(),
+  stages: z.array(z.number().int().min(0).max(15)).min(1).max(MAX_STAGES),
   metadata: z.record(z.string(), z.union([z.string(), z.number()])),
 });
 

@@ -4,8 +4,8 @@
  * table in its slot of that memory; then installed for the engine, so that the "network" strategy and
  * expectimax's leaves use it.
  *
- * - `network-load` (the loader): decode the file (the browser's native inflate) into the host's shared memory,
- *   or, without one, hand the decoded weights back.
+ * - `network-load` (the loader): decode the file (the browser's native inflate, one stage at a time) straight
+ *   into the host's shared memory, or, without one, hand the decoded weights back.
  * - `network-attach`: the shared memory holds the weights already; only the descriptor came: nothing is copied.
  * - `network-copy` (no shared memory): copy the weights into a shared memory of this worker's own (its view of
  *   the weights never detaches, so no other copy has to stay) and hand them back; where even that memory
@@ -15,6 +15,7 @@ import {
   attachNetwork,
   createNetworkMemory,
   decodeNetworkAsync,
+  describeNetworkFile,
   installNetwork,
   installWasmCore,
   instantiateSharedWasmCore,
@@ -43,8 +44,18 @@ interface NetworkHost {
 }
 
 function descriptorOf(network: NetworkDescriptor): NetworkDescriptor {
-  const { shape, encoding, scale, metadata } = network;
-  return { shape, encoding, scale, metadata };
+  const { shape, encoding, scale, stages, metadata } = network;
+  return { shape, encoding, scale, stages, metadata };
+}
+
+/** The native inflater, its progress over all of a file's stages (it is called once per stage) scaled to `share`. */
+function stagedInflate(stages: number, share: number, progress: (fraction: number) => void): ReturnType<typeof nativeInflate> {
+  let stage = -1;
+  const inflateStage = nativeInflate((fraction) => progress((share * (stage + fraction)) / stages));
+  return (bytes) => {
+    stage++;
+    return inflateStage(bytes);
+  };
 }
 
 /** Copy `weights` into `network`'s (the same shape and encoding). */
@@ -85,13 +96,19 @@ export async function setUpNetwork(setup: NetworkSetup, host: NetworkHost): Prom
       host.post({ type: 'network-ready', id: setup.id, descriptor: setup.descriptor, shared: true });
     } else if (setup.type === 'network-load') {
       const progress = (fraction: number): void => host.post({ type: 'network-progress', id: setup.id, fraction });
-      const decoded = await decodeNetworkAsync(setup.file, nativeInflate((fraction) => progress(INFLATED_SHARE * fraction)));
-      progress(DECODED_SHARE);
-      const descriptor = descriptorOf(decoded);
+      const descriptor = descriptorOf(describeNetworkFile(setup.file));
+      const inflate = stagedInflate(descriptor.stages.length, INFLATED_SHARE, progress);
       if (setup.memory) {
-        useIn(module, setup.memory, descriptor, decoded.weights, setup.slot);
+        // Decoded straight into the shared memory: no other copy of the weights is ever made.
+        const core = instantiateSharedWasmCore(module, setup.memory);
+        const network = attachNetwork(core, setup.memory, descriptor);
+        await decodeNetworkAsync(setup.file, inflate, { into: network.weights });
+        progress(DECODED_SHARE);
+        use(core, network, setup.slot);
         host.post({ type: 'network-ready', id: setup.id, descriptor, shared: true });
       } else {
+        const decoded = await decodeNetworkAsync(setup.file, inflate);
+        progress(DECODED_SHARE);
         host.post({ type: 'network-ready', id: setup.id, descriptor, shared: false, weights: decoded.weights }, [decoded.weights.buffer]);
       }
     } else {

@@ -54,11 +54,11 @@ describe.each(BUILDS)('the $browser store package', ({ browser, store }) => {
   });
 });
 
-/** The stores' limit this project keeps to (issue 33): each release zip at most 48 MiB, the network included. */
-const MAX_ZIP_BYTES = 48 * 2 ** 20;
+/** The stores' limit this project keeps to (issues 33 and 39): each release zip at most 64 MiB, the network (two stages) included. */
+const MAX_ZIP_BYTES = 64 * 2 ** 20;
 
 describe.each(BUILDS)('the $browser release zip', ({ browser }) => {
-  it('carries the learned network, stored as it is (already compressed), and stays within 48 MiB', () => {
+  it('carries the learned network, stored as it is (already compressed), and stays within 64 MiB', () => {
     const zip = readFileSync(releaseZip(browser));
     expect(zip.length).toBeLessThanOrEqual(MAX_ZIP_BYTES);
     const files = unzipSync(zip);

@@ -53,11 +53,6 @@ interface NetworkSource {
 
 export type TrainingSource = CheckpointSource | NetworkSource | { readonly kind: 'fresh' };
 
-/** The stages a network file holds ([0] for a file of one stage). */
-export function stagesOf(network: Network): readonly number[] {
-  const stages = (network as Network & { readonly stages?: readonly number[] }).stages;
-  return stages !== undefined && stages.length > 0 ? stages : [0];
-}
 
 function readNetworkSource(file: string, why: string): NetworkSource {
   let network: Network;
@@ -67,7 +62,7 @@ function readNetworkSource(file: string, why: string): NetworkSource {
     throw new UsageError(`${file}: ${error instanceof Error ? error.message : String(error)}`);
   }
   const numberOf = (key: string): number => (typeof network.metadata[key] === 'number' ? (network.metadata[key] as number) : 0);
-  return { kind: 'network', file, network, stages: stagesOf(network), episodes: numberOf('episodes'), hours: numberOf('hours'), why };
+  return { kind: 'network', file, network, stages: network.stages, episodes: numberOf('episodes'), hours: numberOf('hours'), why };
 }
 
 function readCheckpointSource(file: string, why: string): CheckpointSource {

@@ -5,10 +5,11 @@
  * Images, in order: the board, mirrored left-right, mirrored top-bottom, both, then the same four of its
  * transpose. A tuple's index on an image: cell j of the tuple (its rank) at bits 4j..4j+3. Sums in f32 as the
  * core sums: each image's four weights left to right, then images 0-3 and 4-7, then the two halves; i16
- * weights sum exactly as integers, then the sum times the scale, rounded to f32.
+ * weights sum exactly as integers, then the sum times the scale, rounded to f32. A network of several stages
+ * values a board with the stage of its largest rank (the last whose rank it reaches).
  */
 import type { Network } from './format';
-import { SHAPE_TUPLES, tableSize } from './shapes';
+import { SHAPE_TUPLES, tableSize, weightCount } from './shapes';
 
 const F = Math.fround;
 
@@ -43,10 +44,20 @@ export function featureEntries(network: Pick<Network, 'shape'>, ranks: ArrayLike
   return out;
 }
 
+/** The stage that values a board of 16 ranks: the last whose rank its largest rank reaches. */
+export function stageOf(stages: readonly number[], ranks: ArrayLike<number>): number {
+  let largest = 0;
+  for (let i = 0; i < 16; i++) largest = Math.max(largest, ranks[i]);
+  let s = stages.length - 1;
+  while (s > 0 && largest < stages[s]) s--;
+  return s;
+}
+
 /** The network's value of a board of 16 ranks (row-major). */
 function evaluateRanks(network: Network, ranks: ArrayLike<number>): number {
   const entries = featureEntries(network, ranks);
-  const w = network.weights;
+  const base = stageOf(network.stages, ranks) * weightCount(network.shape);
+  const w = network.weights.subarray(base, base + weightCount(network.shape));
   if (network.encoding === 'i16') {
     let sum = 0;
     for (const e of entries) sum += w[e];

@@ -81,8 +81,10 @@ export interface WasmCore {
   /** Budget of move executions for the following searches: past it a search is abandoned (NaN), checked
    *  deterministically; Infinity = none. */
   setExecutionLimit(limit: number): void;
-  /** Room for a network's weights at the heap base (the table moves after it): returns their address. */
-  networkReserve(shape: number, i16: boolean | number, scale: number): number;
+  /** Room for a network's weights, `stages` sets of tables, at the heap base (the table moves after it): returns their address. */
+  networkReserve(shape: number, i16: boolean | number, scale: number, stages: number): number;
+  /** Stage `stage` (1 .. stages - 1) values the boards whose largest rank is at least `rank`. */
+  networkStageFrom(stage: number, rank: number): void;
   /** Value leaves with the network reserved and filled (or the heuristic); forgets the table's entries. */
   useNetwork(on: boolean | number): void;
   /** The network's value of a board (tests: the TypeScript evaluation agrees). */
@@ -115,6 +117,7 @@ const EXPORTS = [
   'setReverse',
   'setExecutionLimit',
   'networkReserve',
+  'networkStageFrom',
   'useNetwork',
   'networkValueOf',
   'networkGreedy',

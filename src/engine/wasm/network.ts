@@ -2,13 +2,27 @@
  * Loading a network into a WebAssembly core: its weights copied into the core's memory at the address the
  * core reserves for them, the leaves valued by it from then on (docs: engine.md, "The learned evaluation").
  */
-import type { Network } from '../network/format';
+import type { Network, NetworkDescriptor } from '../network/format';
 import { shapeId, weightCount } from '../network/shapes';
 import type { WasmCore } from './core';
 import { createSlottedSharedMemory } from './core';
 
 /** What describes a network apart from its weights: enough for a thread to use weights that another put in a shared memory. */
-export type NetworkDescriptor = Omit<Network, 'weights'>;
+export type { NetworkDescriptor } from '../network/format';
+
+/** Weights in the whole network `descriptor` describes: every stage's. */
+function networkWeightCount(descriptor: Pick<NetworkDescriptor, 'shape' | 'stages'>): number {
+  return weightCount(descriptor.shape) * descriptor.stages.length;
+}
+
+/** Reserve room in `core` for the network `descriptor` describes, its stages included: returns the address. */
+function reserve(core: WasmCore, descriptor: NetworkDescriptor): number {
+  const at = core.networkReserve(shapeId(descriptor.shape), descriptor.encoding === 'i16' ? 1 : 0, descriptor.scale, descriptor.stages.length);
+  descriptor.stages.forEach((rank, s) => {
+    if (s > 0) core.networkStageFrom(s, rank);
+  });
+  return at;
+}
 
 const coreNetworks = new WeakMap<WasmCore, Network>();
 
@@ -20,8 +34,8 @@ const coreNetworks = new WeakMap<WasmCore, Network>();
 export function loadNetworkIntoCore(core: WasmCore, network: Network, options: { memory?: WebAssembly.Memory; copy?: boolean } = {}): void {
   const memory = options.memory ?? core.memory;
   if (!memory) throw new Error('wasm core: no memory to load the network into');
-  const i16 = network.encoding === 'i16';
-  const at = core.networkReserve(shapeId(network.shape), i16 ? 1 : 0, network.scale);
+  if (network.weights.length !== networkWeightCount(network)) throw new RangeError(`a ${network.shape} network of ${network.stages.length} stage(s) has ${networkWeightCount(network)} weights, got ${network.weights.length}`);
+  const at = reserve(core, network);
   if (options.copy ?? true) {
     const w = network.weights;
     new Uint8Array(memory.buffer, at, w.byteLength).set(new Uint8Array(w.buffer, w.byteOffset, w.byteLength));
@@ -33,7 +47,7 @@ export function loadNetworkIntoCore(core: WasmCore, network: Network, options: {
 
 /** A shared memory for engine-shared.wasm holding the network `descriptor` describes and `slots` tables (ttSlot), never grown. */
 export function createNetworkMemory(descriptor: NetworkDescriptor, slots: number): WebAssembly.Memory {
-  return createSlottedSharedMemory(weightCount(descriptor.shape) * (descriptor.encoding === 'i16' ? 2 : 4), slots);
+  return createSlottedSharedMemory(networkWeightCount(descriptor) * (descriptor.encoding === 'i16' ? 2 : 4), slots);
 }
 
 /**
@@ -43,8 +57,8 @@ export function createNetworkMemory(descriptor: NetworkDescriptor, slots: number
  * no other copy of the weights stays alive. The thread that loads the weights fills the view; the others share it.
  */
 export function attachNetwork(core: WasmCore, memory: WebAssembly.Memory, descriptor: NetworkDescriptor): Network {
-  const at = core.networkReserve(shapeId(descriptor.shape), descriptor.encoding === 'i16' ? 1 : 0, descriptor.scale);
-  const count = weightCount(descriptor.shape);
+  const at = reserve(core, descriptor);
+  const count = networkWeightCount(descriptor);
   const weights = descriptor.encoding === 'i16' ? new Int16Array(memory.buffer, at, count) : new Float32Array(memory.buffer, at, count);
   const network: Network = { ...descriptor, weights };
   loadNetworkIntoCore(core, network, { memory, copy: false });

@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeNetwork, quantise } from '../../../src/engine/network/format';
 import { weightCount } from '../../../src/engine/network/shapes';
@@ -17,6 +18,8 @@ const ROOT = resolve(__dirname, '../../..');
 const TSX = join(ROOT, 'node_modules/.bin/tsx');
 const tmp = mkdtempSync(join(tmpdir(), 'network-cli-'));
 const file = join(tmp, 'tiny.ntn');
+/** The tiny network in two stages: the second (from the 256) its weights doubled. */
+const twoStages = join(tmp, 'tiny-two-stages.ntn');
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 beforeAll(() => {
@@ -27,8 +30,11 @@ beforeAll(() => {
   trainer.configure(1, 0.5, 5, 1, 1);
   trainer.train(500);
   const q = quantise(new Float32Array(memory.buffer, at, weightCount('4x4')).slice());
-  writeFileSync(file, encodeNetwork({ shape: '4x4', encoding: 'i16', scale: q.scale, weights: q.weights, metadata: { test: 'tiny' } }));
-});
+  writeFileSync(file, encodeNetwork({ shape: '4x4', encoding: 'i16', scale: q.scale, stages: [0], weights: q.weights, metadata: { test: 'tiny' } }));
+  const doubled = q.weights.map((w) => Math.max(-32767, Math.min(32767, 2 * w)));
+  const weights = Int16Array.from([...q.weights, ...doubled]);
+  writeFileSync(twoStages, encodeNetwork({ shape: '4x4', encoding: 'i16', scale: q.scale, stages: [0, 8], weights, metadata: { test: 'tiny, two stages' } }, (bytes) => deflateSync(bytes)));
+}, 60_000);
 
 function run(command: 'bench' | 'solve', args: readonly string[]) {
   const result = spawnSync(TSX, [join(ROOT, `src/cli/${command}.ts`), ...args], { cwd: ROOT, encoding: 'utf8', timeout: 90_000 });
@@ -44,6 +50,17 @@ describe('the CLI with a network', () => {
     expect(summary.network).toBe(file);
     // The tiny network after 500 games reaches 1024 in most games; random play scores under 1 000.
     expect(summary.score.mean).toBeGreaterThan(5000);
+  }, 120_000);
+
+  it('plays with a network of two stages: the second values the boards that hold a 256 or more', () => {
+    // Every afterstate of a board holding a 1024 is valued by the second stage: other values than the first's.
+    const board = ['--board', '0,0,0,4,0,2,4,8,2,0,16,256,2,4,128,1024', '--strategy', 'network', '--json'];
+    const valuesWith = (network: string): Record<string, number> =>
+      (JSON.parse(run('solve', [...board, '--network', network]).stdout.trim().split('\n').at(-1) ?? '{}') as { values: Record<string, number> }).values;
+    const one = valuesWith(file);
+    const two = valuesWith(twoStages);
+    expect(Object.keys(two)).toEqual(Object.keys(one));
+    for (const move of Object.keys(one)) expect(two[move]).not.toBe(one[move]);
   }, 120_000);
 
   it('says which evaluation expectimax searched with', () => {

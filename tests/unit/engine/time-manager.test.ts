@@ -50,7 +50,7 @@ describe('the search with the network on the core', () => {
     installWasmCore(instantiateWasmCore(readFileSync(WASM_FILE)));
     // Any network will do for timing: every weight the same, so every move is worth about the same.
     const q = quantise(new Float32Array(weightCount('4x4')).fill(100));
-    installNetwork({ shape: '4x4', encoding: 'i16', scale: q.scale, weights: q.weights, metadata: {} });
+    installNetwork({ shape: '4x4', encoding: 'i16', scale: q.scale, stages: [0], weights: q.weights, metadata: {} });
   });
   afterAll(() => {
     installNetwork(null);

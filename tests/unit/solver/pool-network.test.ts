@@ -18,7 +18,7 @@ import type { NetworkStatus } from '../../../src/shared/network-status';
 
 const OPEN: Grid = { rows: 4, cols: 4, cells: [0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2] };
 const FIVE: Grid = { rows: 5, cols: 5, cells: [2, ...new Array<number>(24).fill(0)] };
-const DESCRIPTOR = { shape: '4x4' as const, encoding: 'i16' as const, scale: 0.5, metadata: { test: 'fake' } };
+const DESCRIPTOR = { shape: '4x4' as const, encoding: 'i16' as const, scale: 0.5, stages: [0], metadata: { test: 'fake' } };
 
 type LoaderBehaviour = 'decode' | 'fail' | 'crash' | 'slow';
 

@@ -28,7 +28,7 @@ beforeAll(() => {
   const weights = new Float32Array(weightCount('4x4'));
   for (let i = 0; i < weights.length; i++) if (rng.next() < 0.2) weights[i] = (rng.next() - 0.4) * 1000;
   const q = quantise(weights);
-  network = { shape: '4x4', encoding: 'i16', scale: q.scale, weights: q.weights, metadata: { test: 'worker-network' } };
+  network = { shape: '4x4', encoding: 'i16', scale: q.scale, stages: [0], weights: q.weights, metadata: { test: 'worker-network' } };
   file = encodeNetwork(network);
 });
 
@@ -68,21 +68,21 @@ function oracleValues(net: Network): Record<string, number> {
 
 describe('a worker’s learned network', () => {
   it('the loader decodes the file into the shared memory; a worker attached to it plays with the network, nothing copied', async () => {
-    const { metadata, shape, encoding, scale } = network;
-    const memory = createNetworkMemory({ shape, encoding, scale, metadata }, 2);
+    const { metadata, shape, encoding, scale, stages } = network;
+    const memory = createNetworkMemory({ shape, encoding, scale, stages, metadata }, 2);
     const loader = host();
     await setUpNetwork({ type: 'network-load', id: 1, slot: 0, file, memory }, loader.host);
     const ready = loader.posted.at(-1)?.response;
-    expect(ready).toEqual({ type: 'network-ready', id: 1, descriptor: { shape, encoding, scale, metadata }, shared: true });
+    expect(ready).toEqual({ type: 'network-ready', id: 1, descriptor: { shape, encoding, scale, stages, metadata }, shared: true });
     expect(loader.posted.filter((p) => p.response.type === 'network-progress').length).toBeGreaterThan(1);
 
     // The weights are in the memory, where another thread's core finds them.
-    const probe = attachNetwork(instantiateSharedWasmCore(module, memory), memory, { shape, encoding, scale, metadata });
+    const probe = attachNetwork(instantiateSharedWasmCore(module, memory), memory, { shape, encoding, scale, stages, metadata });
     expect(same(probe.weights, network.weights)).toBe(true);
 
     const lengthBefore = memory.buffer.byteLength;
     const worker = host();
-    await setUpNetwork({ type: 'network-attach', id: 2, slot: 1, memory, descriptor: { shape, encoding, scale, metadata } }, worker.host);
+    await setUpNetwork({ type: 'network-attach', id: 2, slot: 1, memory, descriptor: { shape, encoding, scale, stages, metadata } }, worker.host);
     expect(worker.posted.at(-1)?.response).toMatchObject({ type: 'network-ready', id: 2, shared: true });
     const choice = await getStrategy('network').chooseMove(BOARD, {});
     expect(choice.evaluation).toBe('network');
@@ -113,6 +113,27 @@ describe('a worker’s learned network', () => {
     expect(transfer).toEqual([weights.buffer]);
     const choice = await getStrategy('network').chooseMove(BOARD, {});
     expect(choice.values).toEqual(oracleValues(network));
+  });
+
+  it('a network of two stages: decoded into the shared memory, attached, or copied, it plays with its second stage where the board reaches it', async () => {
+    // Stage 1 (from the 8 on: every afterstate of BOARD) is stage 0 negated.
+    const weights = Int16Array.from([...network.weights, ...network.weights.map((w) => -w)]);
+    const staged: Network = { ...network, stages: [0, 3], weights, metadata: { test: 'two stages' } };
+    const stagedFile = encodeNetwork(staged);
+    const { weights: _w, ...descriptor } = staged;
+    const memory = createNetworkMemory(descriptor, 2);
+    const loader = host();
+    await setUpNetwork({ type: 'network-load', id: 7, slot: 0, file: stagedFile, memory }, loader.host);
+    expect(loader.posted.at(-1)?.response).toEqual({ type: 'network-ready', id: 7, descriptor, shared: true });
+    await setUpNetwork({ type: 'network-attach', id: 8, slot: 1, memory, descriptor }, host().host);
+    const values = oracleValues(staged);
+    expect(values).not.toEqual(oracleValues(network));
+    expect((await getStrategy('network').chooseMove(BOARD, {})).values).toEqual(values);
+
+    const copier = host(false);
+    await setUpNetwork({ type: 'network-copy', id: 9, slot: 0, descriptor, weights: decodeNetwork(stagedFile).weights }, copier.host);
+    expect(copier.posted.at(-1)?.response).toMatchObject({ type: 'network-ready', id: 9, shared: false });
+    expect((await getStrategy('network').chooseMove(BOARD, {})).values).toEqual(values);
   });
 
   it('a corrupt file, and a shared memory in a worker that is not isolated, are failures with their reason', async () => {

@@ -16,7 +16,7 @@
  */
 
 import { ROWS, SCORE_LEFT, SCORE_RIGHT, emptyMask, fillMoveTables, movedLeft, movedRight, rowsScore, transpose } from "./bitboard";
-import { evaluateF32, evaluateI16, weightCount } from "./ntuple";
+import { evaluateF32, evaluateI16, rankLanes, reachesRank, weightCount } from "./ntuple";
 
 @external("env", "now")
 declare function hostNow(): f64;
@@ -133,6 +133,17 @@ let networkI16 = true;
 let networkScale: f32 = 1;
 let networkBase: usize = 0;
 let networkEnd: usize = 0;
+/** Stages of the network (1: one set of tables) and the bytes of one stage's tables. */
+let networkStages: i32 = 1;
+let networkStageBytes: usize = 0;
+/** Most stages (MAX_STAGES in src/engine/network/format.ts). */
+const MAX_STAGES: i32 = 8;
+/**
+ * For each stage s >= 1: rankLanes of the rank from which it values boards (0, as in a fresh memory: never).
+ * Static data, so in the shared build one copy for every thread: each writes the same values, never a zero
+ * over another's while that one searches.
+ */
+const STAGE_LANES: usize = memory.data(MAX_STAGES * 8, 8);
 
 /** Where the transposition table may start: after the network's weights, if any. */
 function dynamicStart(): usize {
@@ -140,21 +151,30 @@ function dynamicStart(): usize {
 }
 
 /**
- * Reserve room for a network of `shape` (ntuple.ts) with i16 or f32 weights at the heap base and return its
- * address, where the host copies the weights; the table moves after it (its entries are lost: configure or
- * share it again). In the shared build every instance calls it with the same arguments (the same address)
- * and one of them copies the weights. `scale`: an i16 weight's value.
+ * Reserve room for a network of `shape` (ntuple.ts) with i16 or f32 weights in `stages` stages (each its own
+ * tables, one after the other) at the heap base and return its address, where the host copies the weights;
+ * the table moves after it (its entries are lost: configure or share it again). The host then says where each
+ * later stage starts (networkStageFrom). In the shared build every instance calls both with the same arguments
+ * (the same address) and one of them copies the weights. `scale`: an i16 weight's value.
  */
-export function networkReserve(shape: i32, i16: bool, scale: f32): usize {
+export function networkReserve(shape: i32, i16: bool, scale: f32, stages: i32): usize {
   networkShape = shape;
   networkI16 = i16;
   networkScale = i16 ? scale : 1;
+  networkStages = min(max(stages, 1), MAX_STAGES);
   networkBase = (__heap_base + 63) & ~<usize>63;
-  networkEnd = networkBase + (weightCount(shape) << (i16 ? 1 : 2));
+  networkStageBytes = weightCount(shape) << (i16 ? 1 : 2);
+  networkEnd = networkBase + networkStageBytes * <usize>networkStages;
   ensureMemory(networkEnd);
   ttBase = 0;
   ttLog2 = 0;
   return networkBase;
+}
+
+/** Stage `s` (1 .. stages - 1) values the boards whose largest rank is at least `rank` (1..15). */
+export function networkStageFrom(s: i32, rank: i32): void {
+  if (s < 1 || s >= networkStages || rank < 1 || rank > 15) return;
+  store<u64>(STAGE_LANES + (<usize>s << 3), rankLanes(<u32>rank));
 }
 
 /** Value leaves with the network (reserved and filled) or with the heuristic; forgets the table's entries. */
@@ -163,8 +183,19 @@ export function useNetwork(on: bool): void {
   if (ttLog2 > 0) ttNewGeneration();
 }
 
+/** The weights of the stage that values board `b`: the last whose rank it reaches. */
+@inline function stageWeights(b: u64): usize {
+  let s = networkStages - 1;
+  while (s > 0) {
+    if (reachesRank(b, load<u64>(STAGE_LANES + (<usize>s << 3)))) break;
+    s--;
+  }
+  return networkBase + <usize>s * networkStageBytes;
+}
+
 @inline function networkValue(b: u64): f32 {
-  return networkI16 ? <f32>evaluateI16(networkShape, b, networkBase) * networkScale : evaluateF32(networkShape, b, networkBase);
+  const w = networkStages > 1 ? stageWeights(b) : networkBase;
+  return networkI16 ? <f32>evaluateI16(networkShape, b, w) * networkScale : evaluateF32(networkShape, b, w);
 }
 
 /** The network's value of a board (for tests: the TypeScript evaluation must agree). */

@@ -10,6 +10,8 @@
  *
  * Weights are f32 (training, and play from a float network) or i16 (play from a quantised network: the sum
  * of the i16 weights times the network's scale), at `base` in linear memory: table k at base + (k << bits).
+ * A network of several stages holds one such set of tables per stage; the board's largest rank chooses
+ * (reachesRank, in index.ts).
  */
 import { flipColumns, flipRows, transpose } from "./bitboard";
 
@@ -27,6 +29,20 @@ export function tupleBits(shape: i32): u32 {
 /** Weights in the whole network of a shape (all four tables). */
 export function weightCount(shape: i32): usize {
   return <usize>TUPLES << tupleBits(shape);
+}
+
+/** The constant of reachesRank for boards holding rank `rank` (1..15) or more: 16 - rank in every byte. */
+export function rankLanes(rank: u32): u64 {
+  return <u64>(16 - rank) * 0x0101010101010101;
+}
+
+/**
+ * Does board `b` hold a cell of the rank `lanes` was made for (rankLanes) or more? Even and odd cells in byte
+ * lanes: a lane overflows into its bit 4 when its cell plus 16 - rank reaches 16.
+ */
+@inline export function reachesRank(b: u64, lanes: u64): bool {
+  const low: u64 = 0x0f0f0f0f0f0f0f0f;
+  return ((((b & low) + lanes) | (((b >> 4) & low) + lanes)) & 0x1010101010101010) != 0;
 }
 
 // The four entries (tuple << bits | index) of one image, for each shape.
