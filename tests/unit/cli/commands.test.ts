@@ -17,9 +17,17 @@ function run(command: 'play' | 'solve' | 'bench', args: readonly string[]) {
     cwd: ROOT,
     encoding: 'utf8',
     timeout: TIMEOUT_MS,
-    env: { ...process.env, NO_COLOR: '1' },
+    // NO_COLOR for plain text; FORCE_COLOR (set by npm test's runner for its own output) left out, or node
+    // warns on stderr that the two disagree.
+    env: withoutColor(),
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function withoutColor(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
+  delete env.FORCE_COLOR;
+  return env;
 }
 
 function lastLine(text: string): string {
