@@ -54,7 +54,7 @@ describe('the Firefox build', () => {
 
   it("lets the solver's workers instantiate WebAssembly, and nothing more (the Chrome build's policy)", () => {
     expect(firefox.content_security_policy).toEqual(chrome.content_security_policy);
-    expect(firefox.content_security_policy?.extension_pages).toBe("script-src 'self' 'wasm-unsafe-eval'; object-src 'self'");
+    expect(firefox.content_security_policy?.extension_pages).toBe("script-src 'self' 'wasm-unsafe-eval'; object-src 'none'; connect-src 'self'");
     expect(readdirSync(join(FIREFOX_STORE_DIR, 'assets')).some((name) => name.endsWith('.wasm'))).toBe(true);
   });
 
