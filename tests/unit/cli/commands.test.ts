@@ -6,11 +6,14 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 
 const ROOT = resolve(__dirname, '../../..');
 const TSX = join(ROOT, 'node_modules/.bin/tsx');
 const TIMEOUT_MS = 60_000;
+// A test may start the command line several times (each start loads tsx and decodes the network: seconds on a
+// busy 2-core machine), so each test gets room for a few of them.
+vi.setConfig({ testTimeout: 3 * TIMEOUT_MS });
 
 function run(command: 'play' | 'solve' | 'bench', args: readonly string[]) {
   const result = spawnSync(TSX, [join(ROOT, `src/cli/${command}.ts`), ...args], {
