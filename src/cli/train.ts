@@ -51,7 +51,8 @@ Options:
   --from NETWORK        go on from a network file (its weights; TC's rates re-derived by the warm-up)
   --fresh               start from initial weights even where there is something to go on from
   --stages RANK         two stages, the second for boards whose largest rank is at least RANK (14: the 16384);
-                        0: one stage (default 14 for 4x6, 0 for 4x4; a two-stage source keeps its own)
+                        0: one stage (default: the source's stages, else one; a split from a network file
+                        measured worse so far: docs/research/2026-11-28-training-across-machines.md)
   --late-restarts N     with two stages: games restarted from a late board after each fresh game that got
                         there (default 3)
   --warmup N            episodes that gather TC's rates before a network file learns again (default 10000)
@@ -92,8 +93,6 @@ const OPTIONS = {
 } as const;
 
 const MAX_EPISODES = 1e9;
-/** The late stage's rank by default for 4x6 (the 16384: the boards where strong games are decided). */
-const DEFAULT_LATE_RANK = 14;
 const DEFAULT_LATE_RESTARTS = 3;
 const DEFAULT_WARMUP = 10000;
 
@@ -142,7 +141,7 @@ function parseOptions(argv: readonly string[]): TrainOptions {
     shape = source.network.shape;
   }
   const had = sourceStages(source);
-  const lateRank = args.int('stages', { min: 0, max: 15 }, had !== undefined && had.length > 1 ? had[1] : shape === '4x6' ? DEFAULT_LATE_RANK : 0) ?? 0;
+  const lateRank = args.int('stages', { min: 0, max: 15 }, had !== undefined && had.length > 1 ? had[1] : 0) ?? 0;
   if (had !== undefined && had.length > 1 && lateRank !== had[1]) throw new UsageError(`--stages ${lateRank} but the source's late stage starts at rank ${had[1]}`);
   const stages = lateRank > 0 ? [0, lateRank] : [0];
   if (had !== undefined && had.length > stages.length) throw new UsageError('--stages 0 but the source has two stages');
