@@ -9,6 +9,7 @@
  *   board), `window.__e2eActuationTimes` holds their wall-clock times (Date.now(), the same clock as the
  *   test process), and `window.__e2eGame` is the game object, so a test can change the board behind the
  *   autopilot's back.
+ *   It is patched at DOMContentLoaded or before the first animation frame, whichever comes first.
  * - `window.__e2eRestored`: true once the page came back from the back-forward cache (a `pageshow` with
  *   `persisted`; the init script itself does not run again then).
  */
@@ -26,9 +27,13 @@ export const PAGE_INSTRUMENTATION = `
     window.__e2eKeys += 1;
     if (event.isTrusted) window.__e2eTrustedKeys += 1;
   }, true);
-  document.addEventListener('DOMContentLoaded', function () {
+  // The classic game is made in an animation frame, which a busy machine may run before
+  // DOMContentLoaded: patch GameManager at that event and before any animation frame, whichever is first.
+  var patched = false;
+  function patch() {
     var manager = window.GameManager;
-    if (typeof manager !== 'function' || !manager.prototype || typeof manager.prototype.actuate !== 'function') return;
+    if (patched || typeof manager !== 'function' || !manager.prototype || typeof manager.prototype.actuate !== 'function') return;
+    patched = true;
     var actuate = manager.prototype.actuate;
     manager.prototype.actuate = function () {
       window.__e2eGame = this;
@@ -36,6 +41,14 @@ export const PAGE_INSTRUMENTATION = `
       window.__e2eActuationTimes.push(Date.now());
       return actuate.apply(this, arguments);
     };
-  });
+  }
+  document.addEventListener('DOMContentLoaded', patch);
+  var requestFrame = window.requestAnimationFrame;
+  window.requestAnimationFrame = function (callback) {
+    return requestFrame.call(window, function (time) {
+      patch();
+      return callback(time);
+    });
+  };
 })();
 `;
