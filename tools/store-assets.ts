@@ -33,6 +33,7 @@ import { applyMove } from '../src/engine/grid';
 import type { Direction } from '../src/engine/types';
 import type { RunStatus } from '../src/shared/messages';
 import { DEFAULT_SETTINGS, SETTINGS_STORAGE_KEY } from '../src/shared/settings';
+import type { Settings } from '../src/shared/settings';
 import { readClassicSavedBoard } from '../tests/e2e/support/classic-board';
 import { pngSize } from './png-size';
 import { PROMO_TILE, SCREENSHOT_SIZES, SHOT_NAMES, STORE_LANGUAGES, listingFiles, promoTileFile, screenshotFile, words } from './store-listing';
@@ -50,7 +51,9 @@ const CONTENT_HEIGHT = 610;
 const ARROW_KEYS: Record<Direction, string> = { up: 'ArrowUp', down: 'ArrowDown', left: 'ArrowLeft', right: 'ArrowRight' };
 
 interface Raw {
-  /** The classic game's board while the autopilot plays (also the welcome page's first step). */
+  /** The classic game's board while the autopilot plays, taken with `popup` (the "play" picture). */
+  playBoard: Buffer;
+  /** The classic game's board once the run stopped, taken with `panel` (also the welcome page's first step). */
   board: Buffer;
   popup: Buffer;
   solveLight: Buffer;
@@ -90,6 +93,12 @@ async function until<T>(what: string, probe: () => Promise<T>, ok: (value: T) =>
 
 const pause = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
 
+/** Write the extension's settings (the popup's way: chrome.storage.local; a run applies them at its next move). */
+async function setSettings(browser: ExtensionBrowser, settings: Settings): Promise<void> {
+  const worker = await browser.serviceWorker();
+  await worker.evaluate(([key, value]) => chrome.storage.local.set({ [key]: value }), [SETTINGS_STORAGE_KEY, settings] as const);
+}
+
 async function status(browser: ExtensionBrowser, tabId: number): Promise<RunStatus | null> {
   const worker = await browser.serviceWorker();
   return worker.evaluate((key) => chrome.storage.session.get(key).then((items) => (items[key] as never) ?? null), `status:${tabId}`);
@@ -115,8 +124,7 @@ function lesserMove(s: RunStatus): Direction | null {
 /** Play the classic game with the extension (in `browser`'s language) and take the raw screenshots. */
 async function capture(browser: ExtensionBrowser, language: StoreLanguage, server: StaticServer, tile: number): Promise<Raw> {
   {
-    const worker = await browser.serviceWorker();
-    await worker.evaluate(([key, value]) => chrome.storage.local.set({ [key]: value }), [SETTINGS_STORAGE_KEY, { ...DEFAULT_SETTINGS, thinkMs: 40 }] as const);
+    await setSettings(browser, { ...DEFAULT_SETTINGS, thinkMs: 40 });
     const url = `${server.origin}/classic/`;
     const game = browser.context.pages()[0] ?? (await browser.context.newPage());
     await game.setViewportSize({ width: 900, height: 1000 });
@@ -132,14 +140,32 @@ async function capture(browser: ExtensionBrowser, language: StoreLanguage, serve
     log(`${language}: playing until ${tile}`);
     await popup.click('#solve');
     await until(`the ${tile} tile`, () => status(browser, tabId), (s) => (s?.bestTile ?? 0) >= tile || s?.state === 'over', 15 * 60_000);
-    await pause(1_500);
     const raw: Partial<Raw> = {};
-    raw.popup = await popup.screenshot();
+    // "Plays 2048 by itself": the page and the popup, still playing, at the same moment. The run pauses
+    // 4 s between moves from the next one on (a setting applies at the next move), so the page stands still
+    // while the popup, which is shown the run's status, draws the very board the page shows.
+    await setSettings(browser, { ...DEFAULT_SETTINGS, thinkMs: 40, pauseMs: 4_000 });
+    for (let attempt = 0; ; attempt++) {
+      const shown = await until('a board the page and the run agree on', () => status(browser, tabId), (s) => s !== null, 10_000).then(async (s) => ((await readClassicSavedBoard(game))?.cells.join() === s?.board?.cells.join() ? s : null));
+      if (shown) {
+        await pause(800);
+        const [board, popupShot] = await Promise.all([boardShot(game), popup.screenshot()]);
+        const after = await status(browser, tabId);
+        if (after?.moves === shown.moves && (await readClassicSavedBoard(game))?.cells.join() === shown.board?.cells.join()) {
+          raw.playBoard = board;
+          raw.popup = popupShot;
+          break;
+        }
+      }
+      if (attempt >= 20) throw new Error('the page and the popup never showed the same board');
+      await pause(500);
+    }
     raw.solveLight = await popup.screenshot({ clip: { x: 0, y: 0, width: POPUP_WIDTH, height: POPUP_WIDTH } });
     await popup.emulateMedia({ colorScheme: 'dark' });
     await pause(300);
     raw.solveDark = await popup.screenshot({ clip: { x: 0, y: 0, width: POPUP_WIDTH, height: POPUP_WIDTH } });
     await popup.emulateMedia({ colorScheme: 'light' });
+    await setSettings(browser, { ...DEFAULT_SETTINGS, thinkMs: 40 });
     // "Watch it think": the page and the panel beside it at the same moment. The run stops first, so the
     // page's board stands still, and both are taken once the panel shows that very board.
     await popup.click('#stop');
@@ -211,7 +237,7 @@ const STAGE_STYLE = `
 function stageHtml(language: StoreLanguage, shot: ShotName, raw: Raw): string {
   const { title, text } = words(language).shots[shot];
   const pictures: Record<ShotName, [Buffer, Buffer]> = {
-    play: [raw.board, raw.popup],
+    play: [raw.playBoard, raw.popup],
     panel: [raw.board, raw.panel],
     coach: [raw.coachBoard, raw.coachPopup],
     history: [raw.history, raw.replay],
