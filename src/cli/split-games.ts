@@ -7,7 +7,7 @@
  */
 import { SplitSession, getStrategy, legalMoves, mergeChoices, splitSearchable } from '../engine/index';
 import type { Grid, MoveChoice, Network, SearchOptions } from '../engine/index';
-import { planParts } from '../solver/pool';
+import { planParts } from '../solver/pool-plan';
 import type { GameSettings } from './game';
 import { useNetwork } from './network';
 import { SplitPool } from './split-pool';

@@ -17,7 +17,7 @@ import { SHAPE_NAMES, shapeId, weightCount } from '../engine/network/shapes';
 import type { ShapeName } from '../engine/network/shapes';
 import { UsageError, parseCommandLine, runCli } from './args';
 import { THREAD_STATE_BYTES, readIntoMemory, writeCheckpoint } from './train/checkpoint';
-import { chooseSource, committedNetworkFile, defaultTrainingDir } from './train/source';
+import { chooseSource, committedNetworkFile, defaultTrainingDir, progressOf } from './train/source';
 import type { TrainingSource } from './train/source';
 import type { CheckpointHeader } from './train/checkpoint';
 import { instantiateTrainer } from './train/protocol';
@@ -190,19 +190,6 @@ function networkOf(weights: Float32Array, options: TrainOptions, metadata: Netwo
   return { shape, encoding, scale: q.scale, stages, weights: q.weights, metadata };
 }
 
-function describeSource(source: TrainingSource): { episodes: number; moves: number; seconds: number; runs: CheckpointHeader['runs']; earlier: string } {
-  if (source.kind === 'checkpoint') {
-    const h = source.header;
-    return { episodes: h.episodes, moves: h.moves, seconds: h.seconds, runs: h.runs, earlier: h.earlier ?? '' };
-  }
-  if (source.kind === 'network') {
-    const m = source.network.metadata;
-    const earlier = [m.earlier, m.commands].filter((text) => typeof text === 'string' && text !== '').join('; ');
-    return { episodes: source.episodes, moves: typeof m.moves === 'number' ? m.moves : 0, seconds: source.hours * 3600, runs: [], earlier };
-  }
-  return { episodes: 0, moves: 0, seconds: 0, runs: [], earlier: '' };
-}
-
 async function train(options: TrainOptions, command: string): Promise<void> {
   const { settings, source } = options;
   const module = loadModule();
@@ -214,7 +201,7 @@ async function train(options: TrainOptions, command: string): Promise<void> {
   const regionBytes = trainer.weightBytes() * (settings.coherence ? 3 : 1);
   const layout: Layout = { memory, weightsAt, count, stageCount: options.stages.length, coherence: settings.coherence };
   const recent = new RecentGames(1000);
-  const before = describeSource(source);
+  const before = progressOf(source);
   let { episodes, moves } = before;
   let savedThreads = 0;
   mkdirSync(dirname(options.out), { recursive: true });

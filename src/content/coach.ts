@@ -15,13 +15,9 @@
  */
 import { legalMoves, maxTile, sameGrid } from '../engine/index';
 import type { Direction, Evaluation, Grid, MoveChoice, SearchOptions } from '../engine/types';
-import { GradeTally, gradeChoice, isGradable } from '../coach/grade';
-import type { MoveGrade } from '../coach/grade';
 import { MoveTracker, gridKey, looksLikeNewGame } from '../coach/tracker';
 import type { Observation } from '../coach/tracker';
-import { NO_GRADES_NOTE } from '../shared/coach';
 import type { CoachStatus } from '../shared/coach';
-import { ReplayRecorder } from '../shared/history';
 import { wireGrid } from '../shared/messages';
 import type { GameRecord, RunStatus } from '../shared/messages';
 import { searchOptionsOf } from '../shared/settings';
@@ -33,6 +29,7 @@ import { recordScore, recordSite } from './game-tally';
 import { PageWatch } from './page-watch';
 import type { PageWatchTiming } from './page-watch';
 import type { StatusMessage } from '../shared/status-message';
+import { CoachGame } from './coach-game';
 import type { ArrowOverlay } from './overlay';
 import type { SolverAnswer } from './solver-client';
 
@@ -75,17 +72,10 @@ export class Coach {
   private awaiting: { key: string; move: Direction; slot: number } | null = null;
   /** The game ended on the page while its last move waited for its grade: recorded once it has it. */
   private overWhenGraded = false;
-  /** The person's game move by move, in the autopilot's replay format: the i-th move has the i-th mark. */
-  private readonly replay = new ReplayRecorder();
-  private gameId = newGameId();
-  private tally = new GradeTally();
-  private resyncs = 0;
-  private last: MoveGrade | undefined;
+  /** The person's game: its grades, its replay, its record (./coach-game.ts). */
+  private game: CoachGame;
   private suggestion: Direction | null = null;
-  private gameStartedAt = 0;
   private lastReading: BoardReading | null = null;
-  /** The current game's record was sent (at game over): not again. */
-  private gameRecorded = false;
   private failedReads = 0;
   private readonly watch: PageWatch;
 
@@ -93,6 +83,7 @@ export class Coach {
     this.tracker = new MoveTracker(env.quietMs ?? 250);
     this.now = env.now ?? (() => Date.now());
     this.watch = new PageWatch(env.window, () => this.check(), env);
+    this.game = new CoachGame(0);
   }
 
   get isActive(): boolean {
@@ -174,8 +165,8 @@ export class Coach {
         this.lastReading = reading;
         // The game went on after it was recorded as over (an undo on the last board): it is recorded again,
         // under the same id (the log keeps the later record).
-        this.gameRecorded = false;
-        this.replay.add({ before: observation.from, move: observation.move, after: observation.to });
+        this.game.recorded = false;
+        this.game.replay.add({ before: observation.from, move: observation.move, after: observation.to });
         this.env.onMove?.({ before: observation.from, move: observation.move, after: observation.to });
         this.onMove(gridKey(observation.from), observation.move);
         if (isOver(reading)) this.finishGame('over');
@@ -194,10 +185,10 @@ export class Coach {
           this.finishGame('over');
         }
         if (observation.from !== null) {
-          this.resyncs += 1;
+          this.game.resyncs += 1;
           if (looksLikeNewGame(observation.from, observation.to)) this.newGame();
           // The replay ends on the board shown, even if this game ends here.
-          else this.replay.sync(observation.to);
+          else this.game.replay.sync(observation.to);
         }
         this.lastReading = reading;
         this.clearSuggestion();
@@ -208,19 +199,12 @@ export class Coach {
   }
 
   private onMove(fromKey: string, move: Direction): void {
-    const slot = this.tally.reserve();
+    const slot = this.game.tally.reserve();
     const searched = this.evaluations.get(fromKey);
-    if (searched) this.grade(searched, move, slot);
+    if (searched) this.game.grade(searched, move, slot);
     else if (this.searching === fromKey) this.awaiting = { key: fromKey, move, slot };
     // else: no search of that board (two moves in one reading's time): the slot stays ungraded.
     this.publish();
-  }
-
-  private grade(choice: MoveChoice, move: Direction, slot: number): void {
-    const grade = gradeChoice(choice, move);
-    this.tally.settle(slot, grade);
-    if (choice.chance) this.tally.chance(slot, choice.chance.next.p);
-    if (grade) this.last = grade;
   }
 
   /** A new game on the page: the one before is recorded (unless it was at its end), the tally starts again. */
@@ -230,15 +214,9 @@ export class Coach {
   }
 
   private resetGame(): void {
-    this.tally = new GradeTally();
-    this.replay.reset();
-    this.gameId = newGameId();
-    this.resyncs = 0;
-    this.last = undefined;
+    this.game = new CoachGame(this.now());
     this.awaiting = null;
     this.overWhenGraded = false;
-    this.gameStartedAt = this.now();
-    this.gameRecorded = false;
   }
 
   // ------------------------------------------------------------------ searches
@@ -270,7 +248,7 @@ export class Coach {
         if (!this.active) return;
         this.remember(key, answer.choice);
         if (this.awaiting?.key === key) {
-          this.grade(answer.choice, this.awaiting.move, this.awaiting.slot);
+          this.game.grade(answer.choice, this.awaiting.move, this.awaiting.slot);
           this.awaiting = null;
           this.recordIfOver();
         }
@@ -345,18 +323,7 @@ export class Coach {
 
   /** The coach's part of the run status. */
   status(): CoachStatus {
-    const summary = this.tally.summary();
-    const strategy = this.env.settings().strategy;
-    return {
-      active: this.active,
-      suggestion: this.suggestion,
-      graded: summary.graded,
-      accuracy: summary.accuracy,
-      counts: summary.counts,
-      ...(this.last ? { last: { grade: this.last.grade, move: this.last.move, best: this.last.best, loss: this.last.loss, accuracy: this.last.accuracy, ...(this.last.chance ? { chance: this.last.chance } : {}) } } : {}),
-      resyncs: this.resyncs,
-      ...(isGradable(strategy) ? {} : { note: NO_GRADES_NOTE }),
-    };
+    return this.game.status(this.active, this.suggestion, this.env.settings().strategy);
   }
 
   private publish(extra: Partial<RunStatus> = {}): void {
@@ -375,41 +342,29 @@ export class Coach {
    * move still waits for its search, the record waits for that grade.
    */
   private finishGame(outcome: GameRecord['outcome']): void {
-    if (this.gameRecorded) return;
+    const game = this.game;
+    if (game.recorded) return;
     if (outcome === 'over' && this.awaiting) {
       this.overWhenGraded = true;
       return;
     }
-    this.gameRecorded = true;
-    const summary = this.tally.summary();
-    if (this.tally.movesSeen > 0) {
-      const grid = this.lastReading?.grid ?? this.tracker.anchor;
-      const now = this.now();
-      const replay = this.replay.snapshot();
-      this.env.record({
-        gameId: this.gameId,
+    game.recorded = true;
+    if (game.tally.movesSeen === 0) return;
+    const grid = this.lastReading?.grid ?? this.tracker.anchor;
+    this.env.record(
+      game.record(outcome, {
         site: recordSite(this.env.window.location?.host),
         adapter: this.adapter?.name ?? 'unknown',
         strategy: this.env.settings().strategy,
         score: recordScore(this.lastReading?.score ?? null),
         bestTile: grid ? maxTile(grid) : 0,
-        moves: this.tally.movesSeen,
-        ms: Math.max(0, now - this.gameStartedAt),
-        desyncs: this.resyncs,
-        endedAt: now,
-        outcome,
-        coach: { ...summary, resyncs: this.resyncs },
-        ...(replay ? { replay } : {}),
-      });
-    }
+        endedAt: this.now(),
+      }),
+    );
   }
 }
 
 /** The game has ended on the page (its own word, or no move left: canvas pages say nothing). */
 function isOver(reading: BoardReading): boolean {
   return reading.status === 'over' || legalMoves(reading.grid).length === 0;
-}
-
-function newGameId(): string {
-  return `c-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
 }

@@ -23,7 +23,8 @@
 import { z } from 'zod';
 import { GameRecordSchema } from './messages';
 import type { GameRecord } from './messages';
-import { HISTORY_BYTE_BUDGET, HISTORY_CAP, RECORD_BYTE_CAP, SITE_BYTE_BUDGET, SITE_CAP, capResyncs, truncateReplay } from './history';
+import { HISTORY_BYTE_BUDGET, HISTORY_CAP, RECORD_BYTE_CAP, SITE_BYTE_BUDGET, SITE_CAP } from './history';
+import { capResyncs, truncateReplay } from './replay-cut';
 import { median } from './statistics';
 import { STRATEGY_NAMES } from '../engine/types';
 import type { StrategyName } from '../engine/types';

@@ -9,9 +9,10 @@
  *
  * The stored log is bounded (HISTORY_CAP games and HISTORY_BYTE_BUDGET characters in all, SITE_CAP games
  * and SITE_BYTE_BUDGET characters per site; a site makes room with its own oldest games only:
- * ./game-log.ts); a replay keeps at most MAX_RESYNC_BOARDS whole boards (capResyncs); one record takes at most RECORD_BYTE_CAP characters: a longer
- * replay is kept cut short (`truncated`), never at the cost of other games (./game-log.ts). Every field
- * has a bound (REPLAY_LIMITS), so whatever validates can be stored, shown and exported.
+ * ./game-log.ts); a replay keeps at most MAX_RESYNC_BOARDS whole boards; one record takes at most
+ * RECORD_BYTE_CAP characters: a longer replay is kept cut short (`truncated`, ./replay-cut.ts), never at the
+ * cost of other games (./game-log.ts). Every field has a bound (REPLAY_LIMITS), so whatever validates can be
+ * stored, shown and exported.
  */
 import { z } from 'zod';
 import { DIRECTIONS } from '../engine/types';
@@ -91,7 +92,7 @@ export type Replay = z.infer<typeof ReplaySchema>;
 
 // --------------------------------------------------------------------------------------------- base64
 
-function bytesToBase64(bytes: Uint8Array): string {
+export function bytesToBase64(bytes: Uint8Array): string {
   let binary = '';
   for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(binary);
@@ -319,88 +320,4 @@ export function tileMilestones(bestTiles: readonly number[], from = 512): { tile
     }
   });
   return out;
-}
-
-/** Characters a replay takes in storage (its JSON). */
-function replaySize(replay: Replay | undefined): number {
-  return replay ? JSON.stringify(replay).length : 0;
-}
-
-// ------------------------------------------------------------------------------------------ truncating
-
-/** Characters of `bytes` bytes as base64. */
-function base64Length(bytes: number): number {
-  return 4 * Math.ceil(bytes / 3);
-}
-
-/** The replay cut to its first `k` moves (the data decoded once: `moves`, `spawns`, `think` bytes). */
-function cutReplay(replay: Replay, k: number, bytes: { moves: Uint8Array; spawns: Uint8Array; think: Uint8Array | null }): Replay {
-  const moves = bytes.moves.slice(0, Math.ceil(k / 4));
-  // Unused bits of the last byte are zero, as packMoves writes them.
-  if (k % 4 !== 0 && moves.length > 0) moves[moves.length - 1] &= (1 << ((k % 4) * 2)) - 1;
-  const resyncs: Record<string, number[]> = {};
-  for (const [key, board] of Object.entries(replay.resyncs ?? {})) if (Number(key) < k) resyncs[key] = board;
-  const { resyncs: _resyncs, think: _think, ...rest } = replay;
-  return {
-    ...rest,
-    n: k,
-    moves: bytesToBase64(moves),
-    spawns: bytesToBase64(bytes.spawns.slice(0, k)),
-    ...(bytes.think ? { think: bytesToBase64(bytes.think.slice(0, 2 * k)) } : {}),
-    ...(Object.keys(resyncs).length > 0 ? { resyncs } : {}),
-    truncated: true,
-  };
-}
-
-/** The replay cut before its (MAX_RESYNC_BOARDS + 1)th whole board (an import's, an older version's), marked truncated. */
-export function capResyncs(replay: Replay, max = MAX_RESYNC_BOARDS): Replay {
-  const keys = Object.keys(replay.resyncs ?? {});
-  if (keys.length <= max) return replay;
-  const cut = keys.map(Number).sort((a, b) => a - b)[max];
-  try {
-    const think = replay.think ? base64ToBytes(replay.think) : null;
-    return cutReplay(replay, cut, { moves: base64ToBytes(replay.moves), spawns: base64ToBytes(replay.spawns), think: think && think.length === 2 * replay.n ? think : null });
-  } catch {
-    const { resyncs: _resyncs, think: _think, ...rest } = replay;
-    return { ...rest, n: 0, moves: '', spawns: '', truncated: true };
-  }
-}
-
-/**
- * The replay as it is when it fits in `maxChars` characters (replaySize), else cut at the last move that
- * fits and marked `truncated`. Never throws: data that cannot be decoded leave a replay of the start board
- * alone, marked truncated. Linear in the replay's size (the size of each cut is added up, not measured).
- */
-export function truncateReplay(replay: Replay, maxChars = RECORD_BYTE_CAP): Replay {
-  if (replaySize(replay) <= maxChars) return replay;
-  let bytes: { moves: Uint8Array; spawns: Uint8Array; think: Uint8Array | null };
-  try {
-    const think = replay.think ? base64ToBytes(replay.think) : null;
-    bytes = { moves: base64ToBytes(replay.moves), spawns: base64ToBytes(replay.spawns), think: think && think.length === 2 * replay.n ? think : null };
-  } catch {
-    const { resyncs: _resyncs, think: _think, ...rest } = replay;
-    return { ...rest, n: 0, moves: '', spawns: '', truncated: true };
-  }
-  const n = Math.min(replay.n, bytes.spawns.length, bytes.moves.length * 4);
-  // The size of a cut at k: a skeleton (no moves) plus the base64 texts plus the boards kept before k.
-  const skeleton = replaySize(cutReplay(replay, 0, bytes));
-  const boardCost = new Map<number, number>();
-  for (const [key, board] of Object.entries(replay.resyncs ?? {})) boardCost.set(Number(key), key.length + 3 + JSON.stringify(board).length + 1);
-  const prefix = new Float64Array(n + 1);
-  for (let i = 0; i < n; i++) prefix[i + 1] = prefix[i] + (boardCost.get(i) ?? 0);
-  const sizeAt = (k: number): number => {
-    const boards = prefix[k] > 0 ? prefix[k] - 1 + '"resyncs":{},'.length : 0;
-    return skeleton + String(k).length - 1 + base64Length(Math.ceil(k / 4)) + base64Length(k) + (bytes.think ? base64Length(2 * k) : 0) + boards;
-  };
-  let low = 0;
-  let high = n;
-  while (low < high) {
-    const mid = Math.ceil((low + high) / 2);
-    if (sizeAt(mid) <= maxChars) low = mid;
-    else high = mid - 1;
-  }
-  // The sum is exact; the measure confirms it (a cut that still does not fit steps back until it does).
-  let cut = cutReplay(replay, low, bytes);
-  while (low > 0 && replaySize(cut) > maxChars) cut = cutReplay(replay, (low = Math.floor(low * 0.9)), bytes);
-  return cut;
 }

@@ -19,124 +19,28 @@
  *
  * Nothing here touches the DOM or chrome.*: workers come from an injected factory, so the pool runs in
  * Node under test with fake workers.
+ *
+ * Beside it: ./pool-api.ts (what it takes and gives), ./pool-plan.ts (the parts of a search),
+ * ./pool-search.ts (how the parts make the result), ./network-decoder.ts (the worker that decodes the network).
  */
-import { describeStrategy } from '../engine/strategies/index';
-import { DEFAULT_PLAYOUTS } from '../engine/strategies/montecarlo';
-import type { Direction, Grid, MoveChoice, SearchOptions, StrategyName } from '../engine/types';
+import type { MoveChoice, SearchOptions } from '../engine/types';
 import { parseWorkerResponse } from './protocol';
-import type { WorkerRequest, WorkerResponse } from './protocol';
+import type { WorkerResponse } from './protocol';
 import { NetworkSupply } from './network-supply';
-import { networkFailure } from './network-loader';
-import type { PoolNetworkConfig } from './network-supply';
-import { statusMessage } from '../shared/status-message';
-import type { StatusMessage } from '../shared/status-message';
+import { NetworkDecoder } from './network-decoder';
+import { partLimitMs, planParts } from './pool-plan';
+import { partDone, settle } from './pool-search';
+import type { Search } from './pool-search';
+import { SearchCancelledError } from './pool-api';
+import type { PoolConfig, PoolStats, SolveRequest, SolveResult, SolverWorker } from './pool-api';
 
-/** The part of a Web Worker the pool uses (a real `Worker` fits). */
-export interface SolverWorker {
-  postMessage(message: WorkerRequest, transfer?: Transferable[]): void;
-  terminate(): void;
-  onmessage: ((event: { data: unknown }) => void) | null;
-  onerror: ((event: unknown) => void) | null;
-}
-type WorkerFactory = () => SolverWorker;
-
-/** What the pool needs from the engine (injected so that tests can count and steer it). */
-interface PoolEngine {
-  legalMoves(grid: Grid): Direction[];
-  mergeChoices(parts: readonly MoveChoice[]): MoveChoice;
-  /** A cheap move computed in the pool's own thread when no worker part completed. */
-  fallback(grid: Grid): Promise<MoveChoice>;
-}
-
-export interface PoolConfig {
-  /** Number of workers (at least 1). */
-  readonly size: number;
-  readonly createWorker: WorkerFactory;
-  readonly engine: PoolEngine;
-  /** A timed part is given `timeMs × overrunFactor + overrunGraceMs` before its worker is replaced. */
-  readonly overrunFactor?: number;
-  readonly overrunGraceMs?: number;
-  /** Limit for parts without a time budget (fixed depth, reference search, playouts). */
-  readonly untimedLimitMs?: number;
-  /** Time a cancelled part has to stop before its worker is replaced. */
-  readonly cancelGraceMs?: number;
-  /** More time for a new worker's first part (its core is loaded first). */
-  readonly startupGraceMs?: number;
-  /** The learned network, loaded at the first search that uses it (none: the workers use the heuristic). */
-  readonly network?: PoolNetworkConfig;
-}
-
-export interface SolveRequest {
-  readonly requestId: string;
-  /** Requests on one channel (one tab) replace each other; other channels run side by side. */
-  readonly channel?: string;
-  readonly strategy: StrategyName;
-  readonly board: Grid;
+/** One part of a search, run by one worker. */
+interface Task {
+  readonly id: number;
+  readonly index: number;
   readonly options: SearchOptions;
-}
-
-export interface SolveResult {
-  readonly choice: MoveChoice;
-  /** Set when the move did not come from the full search (a worker failed): a status the popup words. */
-  readonly note?: StatusMessage;
-}
-
-/** A request that was cancelled, or replaced by a newer one on its channel. */
-export class SearchCancelledError extends Error {
-  override name = 'SearchCancelledError';
-}
-
-
-/**
- * The options of each part of one search (pure). Empty when there is nothing to search (no legal
- * root move). `seedBase` seeds Monte-Carlo parts when the request has no seed.
- */
-export function planParts(
-  strategy: StrategyName,
-  options: SearchOptions,
-  legal: readonly Direction[],
-  workers: number,
-  seedBase = 1,
-): SearchOptions[] {
-  const roots = options.rootMoves ? legal.filter((move) => options.rootMoves?.includes(move)) : [...legal];
-  if (roots.length === 0) return [];
-  const size = Math.max(1, Math.floor(workers));
-  const split = describeStrategy(strategy).split;
-  if (split === 'root-moves') {
-    const count = Math.min(size, roots.length);
-    return Array.from({ length: count }, (_, part) => ({
-      ...options,
-      rootMoves: roots.filter((_move, index) => index % count === part),
-    }));
-  }
-  if (split === 'playouts') {
-    const playouts = options.playouts ?? DEFAULT_PLAYOUTS;
-    const count = Math.min(size, playouts);
-    const seed = options.seed ?? seedBase;
-    return Array.from({ length: count }, (_, part) => ({
-      ...options,
-      ...(options.rootMoves ? { rootMoves: roots } : {}),
-      playouts: Math.floor(playouts / count) + (part < playouts % count ? 1 : 0),
-      seed: (seed + Math.imul(part, 0x9e3779b1)) | 0,
-    }));
-  }
-  return [{ ...options }];
-}
-
-/** How long a part may run before its worker is considered stuck (pure). */
-export function partLimitMs(
-  strategy: StrategyName,
-  options: SearchOptions,
-  config: Pick<PoolConfig, 'overrunFactor' | 'overrunGraceMs' | 'untimedLimitMs'> = {},
-): number {
-  const factor = config.overrunFactor ?? 4;
-  const grace = config.overrunGraceMs ?? 1_500;
-  const untimed = config.untimedLimitMs ?? 30_000;
-  // A part is timed when its strategy works to a time budget; a fixed amount of work (depth, the
-  // reference search, a number of playouts) gets the untimed limit.
-  const fixedWork = options.depth !== undefined || options.reference === true || describeStrategy(strategy).takes.includes('playouts');
-  const timed = options.timeMs !== undefined && !fixedWork;
-  return timed ? (options.timeMs as number) * factor + grace : untimed;
+  readonly search: Search<Task>;
+  slot: Slot | null;
 }
 
 interface Slot {
@@ -152,47 +56,17 @@ interface Slot {
   warm: boolean;
 }
 
-interface Task {
-  readonly id: number;
-  readonly index: number;
-  readonly options: SearchOptions;
-  readonly search: Search;
-  slot: Slot | null;
-}
-
-interface Search {
-  readonly key: string;
-  readonly channel: string;
-  readonly request: SolveRequest;
-  readonly tasks: Task[];
-  readonly results: (MoveChoice | null)[];
-  readonly failures: string[];
-  pending: number;
-  settled: boolean;
-  resolve(result: SolveResult): void;
-  reject(err: Error): void;
-}
-
-export interface PoolStats {
-  readonly workers: number;
-  readonly busy: number;
-  readonly queued: number;
-  readonly searches: number;
-  /** Workers terminated and replaced (crash, overrun, cancel not honoured) since the pool started. */
-  readonly replaced: number;
-}
-
 export class SolverPool {
   private readonly slots: Slot[] = [];
   private readonly queue: Task[] = [];
-  private readonly searches = new Map<string, Search>();
-  private readonly byChannel = new Map<string, Search>();
+  private readonly searches = new Map<string, Search<Task>>();
+  private readonly byChannel = new Map<string, Search<Task>>();
   private nextTaskId = 1;
   private replacedCount = 0;
   private disposed = false;
   private readonly network: NetworkSupply | null;
   /** The worker that puts the network into the shared memory, while it does (then it is terminated). */
-  private loader: { worker: SolverWorker; id: number; timer: ReturnType<typeof setTimeout>; done: boolean } | null = null;
+  private loader: NetworkDecoder | null = null;
   readonly size: number;
 
   constructor(private readonly config: PoolConfig) {
@@ -220,7 +94,7 @@ export class SolverPool {
     }
     return new Promise<SolveResult>((resolve, reject) => {
       const tasks: Task[] = [];
-      const search: Search = {
+      const search: Search<Task> = {
         key,
         channel,
         request,
@@ -346,57 +220,21 @@ export class SolverPool {
     }
   }
 
-  /** Start a loader worker to decode the network (./network-supply.ts). */
+  /** Start a loader worker to decode the network (./network-decoder.ts). */
   private startLoader(): void {
     const network = this.network;
     if (!network || this.loader) return;
     const id = this.nextTaskId++;
     const next = network.loaderRequest(id);
     if (!next) return;
-    const worker = this.config.createWorker();
-    // A loader that stops making progress for the setup limit counts as failed (one that progresses goes on: on a
-    // busy machine, with the heuristic searching beside it, a decoding can take longer than the limit).
-    const stalled = (): ReturnType<typeof setTimeout> =>
-      setTimeout(() => {
-        this.endLoader(null);
-        network.crashed();
-      }, network.setupLimitMs);
-    const loader = { worker, id, timer: stalled(), done: false };
+    const loader: NetworkDecoder = new NetworkDecoder(network, this.config.createWorker(), id, {
+      stop: () => {
+        if (this.loader === loader) this.endLoader(null);
+      },
+      pump: () => this.pump(),
+    });
     this.loader = loader;
-    worker.onmessage = (event) => {
-      const response = parseWorkerResponse(event.data);
-      if (this.loader !== loader || !response || !('id' in response) || response.id !== id) return;
-      if (response.type === 'network-progress') {
-        clearTimeout(loader.timer);
-        loader.timer = stalled();
-        network.decoding(response.fraction);
-      } else if (response.type === 'network-ready') {
-        loader.done = true;
-        clearTimeout(loader.timer);
-        network.decoded(response.descriptor, response.weights);
-        if (network.shared) this.endLoader(null);
-        this.pump();
-      } else if (response.type === 'network-failed') {
-        this.endLoader(null);
-        network.fail(response.reason);
-      }
-    };
-    worker.onerror = () => {
-      if (this.loader !== loader) return;
-      this.endLoader(null);
-      network.crashed();
-    };
-    const { request, transfer } = next;
-    try {
-      // With a shared memory the file moves to the loader (nothing of it stays here).
-      worker.postMessage(request, transfer && request.type === 'network-load' ? [request.file.buffer] : []);
-    } catch (err) {
-      // The shared memory cannot go to a worker (its context is not cross-origin isolated): one copy per worker.
-      this.endLoader(null);
-      if (network.shared) network.unshareable();
-      else network.fail(networkFailure(err));
-      this.pump();
-    }
+    loader.start(next.request, next.transfer);
   }
 
   /** Terminate the loader, handing it `weights` first (they end with it instead of waiting for a collection here). */
@@ -404,17 +242,7 @@ export class SolverPool {
     const loader = this.loader;
     if (!loader) return;
     this.loader = null;
-    clearTimeout(loader.timer);
-    loader.worker.onmessage = null;
-    loader.worker.onerror = null;
-    if (weights) {
-      try {
-        loader.worker.postMessage({ type: 'network-drop', weights }, [weights.buffer]);
-      } catch {
-        // then they wait for a collection here
-      }
-    }
-    loader.worker.terminate();
+    loader.end(weights);
   }
 
   private onNetworkAnswer(slot: Slot, response: NetworkAnswer): void {
@@ -518,46 +346,21 @@ export class SolverPool {
   }
 
   private finishTask(task: Task, choice: MoveChoice | null, failure: string | null): void {
-    const search = task.search;
-    if (search.settled) return;
-    if (choice) search.results[task.index] = choice;
-    else if (failure) search.failures.push(failure);
-    search.pending--;
-    if (search.pending === 0) void this.complete(search);
+    if (partDone(task.search, task.index, choice, failure)) this.complete(task.search);
   }
 
-  private forget(search: Search): void {
+  private forget(search: Search<Task>): void {
     search.settled = true;
     this.searches.delete(search.key);
     if (this.byChannel.get(search.channel) === search) this.byChannel.delete(search.channel);
   }
 
-  private async complete(search: Search): Promise<void> {
+  private complete(search: Search<Task>): void {
     this.forget(search);
-    const { request, tasks } = search;
-    const parts = search.results.filter((choice): choice is MoveChoice => choice !== null);
-    const failed = tasks.length - parts.length;
-    const reasons = [...new Set(search.failures)].join('; ');
-    try {
-      if (failed === 0) {
-        search.resolve({ choice: parts.length === 1 ? parts[0] : this.config.engine.mergeChoices(parts) });
-        return;
-      }
-      if (parts.length > 0) {
-        const merged = parts.length === 1 ? parts[0] : this.config.engine.mergeChoices(parts);
-        if (merged.move !== null) {
-          search.resolve({ choice: merged, note: survivorsNote(request.strategy, parts, failed, tasks.length, reasons) });
-          return;
-        }
-      }
-      const fallback = await this.config.engine.fallback(request.board);
-      search.resolve({ choice: fallback, note: statusMessage('solverFallback', reasons, fallback.strategy) });
-    } catch (err) {
-      search.reject(err instanceof Error ? err : new Error(String(err)));
-    }
+    void settle(search, this.config.engine);
   }
 
-  private cancelSearch(search: Search, why: string): void {
+  private cancelSearch(search: Search<Task>, why: string): void {
     if (search.settled) return;
     this.forget(search);
     for (const task of search.tasks) {
@@ -583,11 +386,3 @@ function isNetworkAnswer(response: WorkerResponse): response is NetworkAnswer {
   return response.type === 'network-progress' || response.type === 'network-ready' || response.type === 'network-failed';
 }
 
-function survivorsNote(strategy: StrategyName, parts: readonly MoveChoice[], failed: number, total: number, reasons: string): StatusMessage {
-  if (describeStrategy(strategy).split === 'playouts') {
-    const samples = parts.reduce((sum, part) => sum + (part.samples ?? 0), 0);
-    return statusMessage('partsFailedPlayouts', failed, total, reasons, samples);
-  }
-  const moves = parts.flatMap((part) => Object.keys(part.values));
-  return statusMessage('partsFailedMoves', failed, total, reasons, moves.join(', '));
-}

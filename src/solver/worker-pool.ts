@@ -12,7 +12,7 @@ import type { NetworkDescriptor } from '../engine/index';
 import networkUrl from '../../models/4x6.ntn?url';
 import type { NetworkStatus } from '../shared/network-status';
 import { SolverPool } from './pool';
-import type { SolverWorker } from './pool';
+import type { SolverWorker } from './pool-api';
 import { NetworkMemoryError, fetchNetworkFile, networkFits } from './network-loader';
 import type { NetworkSource } from './network-supply';
 import { poolSize } from './size';

@@ -4,109 +4,41 @@
  * numbers, move values), the "Allow on this site" prompt and the keyboard shortcuts as the user has them.
  *
  * Both pages carry the same element ids (see src/ui/popup/index.html); `Controls` finds them, wires them and
- * renders into them. The tab can change (the panel follows the active tab: `setTab`). It talks to the
- * background only through the typed protocol (`send`), and announces changes of state in an ARIA live
- * region.
+ * renders into them (the settings fields through ./settings-form.ts, with the DOM helpers of ./dom.ts). The
+ * tab can change (the panel follows the active tab: `setTab`). It talks to the background only through the
+ * typed protocol (`send`), and announces changes of state in an ARIA live region.
  */
-import { STRATEGIES } from '../engine/strategies/index';
 import type { MoveChoice } from '../engine/types';
 import { RunStatusSchema } from '../shared/messages';
 import { send } from '../platform/messaging';
 import { DeliveryError } from '../shared/protocol';
 import type { Command, RunStatus } from '../shared/messages';
-import { DEFAULT_SETTINGS, SETTINGS_STORAGE_KEY, normalizeSettings } from '../shared/settings';
-import type { Settings } from '../shared/settings';
+import { SETTINGS_STORAGE_KEY } from '../shared/settings';
 import { statusKey } from '../shared/run-status-store';
 import { NETWORK_STATUS_KEY, readNetworkStatus } from '../shared/network-status';
 import type { NetworkStatus } from '../shared/network-status';
-import { SHORTCUTS_PAGE, browser } from '../platform/runtime';
+import { browser } from '../platform/runtime';
 import {
   buttonStates,
   hintText,
   moveText,
   originPattern,
   permissionHosts,
-  settingsFields,
-  shortcutKeys,
   siteText,
   siteTitle,
   evaluationText,
   statusMessageText,
   statCells,
   stateView,
-  strategyDescription,
-  strategyLabel,
-  tileClass,
   valueRows,
 } from './status-view';
 import { t } from './i18n';
-import { renderSpeed } from './speed';
+import { byId, keepChildren, renderBoardInto, renderPairs, setAttr, setText } from './dom';
+import { renderShortcuts } from './shortcuts';
+import { SettingsForm } from './settings-form';
 import { CoachCard } from './coach-card';
 import { ChanceLine } from './chance-line';
 import { coachStateLabel } from './coach-view';
-
-export function byId<T extends HTMLElement>(id: string, root: Document = document): T {
-  const element = root.getElementById(id);
-  if (!element) throw new Error(`page: #${id} missing`);
-  return element as T;
-}
-
-function clampInt(raw: string, min: number, max: number, fallback: number): number {
-  const n = Math.round(Number(raw));
-  if (raw.trim() === '' || !Number.isFinite(n)) return fallback;
-  return Math.min(max, Math.max(min, n));
-}
-
-/**
- * Keep `parent`'s children at `count` elements made by `create`, reusing those already there: a page left
- * open redraws a few times a second, and touching only what changed keeps style, layout and paint small.
- */
-function keepChildren<T extends Element>(parent: Element, count: number, create: () => T): T[] {
-  while (parent.children.length > count) parent.lastElementChild?.remove();
-  while (parent.children.length < count) parent.append(create());
-  return Array.from(parent.children) as T[];
-}
-
-/** Set a node's text only when it differs (an equal write still invalidates layout). */
-function setText(node: Node, text: string): void {
-  if (node.textContent !== text) node.textContent = text;
-}
-
-/** Set an attribute only when it differs. */
-function setAttr(element: Element, name: string, value: string): void {
-  if (element.getAttribute(name) !== value) element.setAttribute(name, value);
-}
-
-/** A `<dl>` of label/value pairs. */
-export function renderPairs(list: HTMLElement, cells: readonly { label: string; value: string }[]): void {
-  const items = keepChildren(list, cells.length, () => {
-    const item = document.createElement('div');
-    item.append(document.createElement('dt'), document.createElement('dd'));
-    return item;
-  });
-  cells.forEach((cell, i) => {
-    const [dt, dd] = items[i].children;
-    setText(dt, cell.label);
-    setText(dd, cell.value);
-  });
-}
-
-/** Draw a board as tiles into `element` (a CSS grid of --n columns). */
-export function renderBoardInto(element: HTMLElement, board: RunStatus['board'] | undefined): void {
-  const rows = board?.rows ?? 4;
-  const cols = board?.cols ?? 4;
-  if (element.style.getPropertyValue('--n') !== String(cols)) element.style.setProperty('--n', String(cols));
-  if (element.classList.contains('dense') !== cols > 5) element.classList.toggle('dense', cols > 5);
-  const cells = board?.cells ?? new Array<number>(rows * cols).fill(0);
-  const tiles = keepChildren(element, cells.length, () => document.createElement('div'));
-  cells.forEach((value, i) => {
-    const className = `tile ${tileClass(value)}`;
-    if (tiles[i].className !== className) tiles[i].className = className;
-    setText(tiles[i], value > 0 ? String(value) : '');
-  });
-  const filled = cells.filter((v) => v > 0);
-  setAttr(element, 'aria-label', t('boardLabel', filled.length, Math.max(0, ...cells)));
-}
 
 const RENDER_INTERVAL_MS = 250;
 
@@ -150,7 +82,6 @@ export class Controls {
   status: RunStatus | null = null;
   /** The solver's learned network (one for every tab): loading, in use, or why not. */
   network: NetworkStatus | null = null;
-  settings: Settings = DEFAULT_SETTINGS;
   private solvePending = false;
   private hintPending = false;
   /** A hint asked for here, shown until the board moves on. */
@@ -159,6 +90,7 @@ export class Controls {
   private lastAnnounced = '';
   private renderTimer: ReturnType<typeof setTimeout> | null = null;
   private renderedAt = 0;
+  private readonly form = new SettingsForm(this.ui);
 
   /** Coach mode's toggle and grades (src/popup/coach-card.ts), mounted before the message line. */
   private coachCard: CoachCard | null = null;
@@ -168,7 +100,7 @@ export class Controls {
 
   /** Wire everything and show `tabId`'s run. */
   async start(tabId: number | null): Promise<void> {
-    this.wireSettings();
+    this.form.wire();
     this.ui.solve.addEventListener('click', () => void this.run('solve'));
     this.ui.stop.addEventListener('click', () => void this.run('stop'));
     this.ui.step.addEventListener('click', () => void this.run('step'));
@@ -177,8 +109,7 @@ export class Controls {
     this.chanceLine = new ChanceLine(this.ui.evaluation);
     void renderShortcuts(document).catch(() => undefined);
     const local = await browser.storage.local.get(SETTINGS_STORAGE_KEY);
-    this.settings = normalizeSettings(local[SETTINGS_STORAGE_KEY]);
-    this.renderSettings();
+    this.form.show(local[SETTINGS_STORAGE_KEY]);
     this.network = readNetworkStatus((await browser.storage.session.get(NETWORK_STATUS_KEY))[NETWORK_STATUS_KEY]);
     browser.storage.onChanged.addListener((changes, area) => {
       if (area === 'session' && NETWORK_STATUS_KEY in changes) {
@@ -190,8 +121,7 @@ export class Controls {
         if (key in changes) this.acceptStatus(changes[key].newValue);
       }
       if (area === 'local' && changes[SETTINGS_STORAGE_KEY]) {
-        this.settings = normalizeSettings(changes[SETTINGS_STORAGE_KEY].newValue);
-        this.renderSettings();
+        this.form.show(changes[SETTINGS_STORAGE_KEY].newValue);
       }
     });
     await this.setTab(tabId);
@@ -321,21 +251,6 @@ export class Controls {
     ui.note.hidden = !note;
   }
 
-  private renderSettings(): void {
-    const { ui, settings } = this;
-    ui.strategy.value = settings.strategy;
-    ui.strategy.title = strategyDescription(settings.strategy);
-    ui.think.value = String(settings.thinkMs);
-    renderSpeed(ui.pause, settings.pauseMs);
-    ui.depth.value = settings.depth === null ? '' : String(settings.depth);
-    ui.playouts.value = String(settings.playouts);
-    ui.at2048.value = settings.continueAfterWin ? 'keep' : 'stop';
-    const fields = settingsFields(settings.strategy);
-    ui.thinkField.hidden = !fields.think;
-    ui.depthField.hidden = !fields.depth;
-    ui.playoutsField.hidden = !fields.playouts;
-  }
-
   // ------------------------------------------------------------------------------------- commands
 
   async run(command: Command): Promise<void> {
@@ -357,35 +272,6 @@ export class Controls {
       if (command === 'hint') this.hintPending = false;
       this.render();
     }
-  }
-
-  // ------------------------------------------------------------------------------------- settings
-
-  private async saveSettings(change: Partial<Settings>): Promise<void> {
-    this.settings = normalizeSettings({ ...this.settings, ...change });
-    this.renderSettings();
-    await browser.storage.local.set({ [SETTINGS_STORAGE_KEY]: this.settings });
-  }
-
-  private wireSettings(): void {
-    const { ui } = this;
-    ui.strategy.replaceChildren(
-      ...STRATEGIES.map((strategy) => {
-        const option = document.createElement('option');
-        option.value = strategy.name;
-        option.textContent = strategyLabel(strategy.name);
-        option.title = strategyDescription(strategy.name);
-        return option;
-      }),
-    );
-    ui.strategy.addEventListener('change', () => void this.saveSettings({ strategy: ui.strategy.value as Settings['strategy'] }));
-    ui.think.addEventListener('change', () => void this.saveSettings({ thinkMs: clampInt(ui.think.value, 10, 10_000, this.settings.thinkMs) }));
-    ui.pause.addEventListener('change', () => void this.saveSettings({ pauseMs: clampInt(ui.pause.value, 0, 5_000, this.settings.pauseMs) }));
-    ui.depth.addEventListener('change', () => void this.saveSettings({ depth: ui.depth.value === '' ? null : clampInt(ui.depth.value, 1, 8, 3) }));
-    ui.playouts.addEventListener('change', () =>
-      void this.saveSettings({ playouts: clampInt(ui.playouts.value, 1, 100_000, this.settings.playouts) }),
-    );
-    ui.at2048.addEventListener('change', () => void this.saveSettings({ continueAfterWin: ui.at2048.value === 'keep' }));
   }
 
   // ------------------------------------------------------------------------- permission, shortcuts
@@ -440,32 +326,5 @@ export class Controls {
       return;
     }
     this.askFor(t('permissionText'), t('permissionAllow'), [pattern]);
-  }
-}
-
-/**
- * Fill every `.shortcut[data-command]` element under `root` with the keys the user has for that command
- * (the browser's shortcuts page can change them), or say that there is none; the page's own text (the
- * keys the manifest suggests) stays where the browser does not answer.
- */
-export async function renderShortcuts(root: ParentNode): Promise<void> {
-  const commands = await browser.commands.getAll();
-  for (const element of root.querySelectorAll<HTMLElement>('.shortcut[data-command]')) {
-    const command = commands.find((c) => c.name === element.dataset.command);
-    if (!command) continue;
-    const keys = shortcutKeys(command.shortcut);
-    if (keys.length === 0) {
-      element.textContent = t('noKeyFor');
-      element.title = t('setKeyHint', SHORTCUTS_PAGE);
-      continue;
-    }
-    const parts: (Node | string)[] = [];
-    keys.forEach((key, index) => {
-      if (index > 0) parts.push('+');
-      const kbd = document.createElement('kbd');
-      kbd.textContent = key;
-      parts.push(kbd);
-    });
-    element.replaceChildren(...parts);
   }
 }

@@ -46,13 +46,16 @@ interface NetworkSource {
   readonly network: Network;
   /** Its stages' ranks (stage s values boards whose largest rank is at least stages[s]). */
   readonly stages: readonly number[];
+  /** What its metadata say of the training behind it (0 and '' where they say nothing). */
   readonly episodes: number;
   readonly hours: number;
+  readonly moves: number;
+  /** Its earlier runs and the commands that trained it, as one text. */
+  readonly earlier: string;
   readonly why: string;
 }
 
 export type TrainingSource = CheckpointSource | NetworkSource | { readonly kind: 'fresh' };
-
 
 function readNetworkSource(file: string, why: string): NetworkSource {
   let network: Network;
@@ -61,8 +64,10 @@ function readNetworkSource(file: string, why: string): NetworkSource {
   } catch (error) {
     throw new UsageError(`${file}: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const numberOf = (key: string): number => (typeof network.metadata[key] === 'number' ? (network.metadata[key] as number) : 0);
-  return { kind: 'network', file, network, stages: network.stages, episodes: numberOf('episodes'), hours: numberOf('hours'), why };
+  const m = network.metadata;
+  const numberOf = (key: string): number => (typeof m[key] === 'number' ? (m[key] as number) : 0);
+  const earlier = [m.earlier, m.commands].filter((text) => typeof text === 'string' && text !== '').join('; ');
+  return { kind: 'network', file, network, stages: network.stages, episodes: numberOf('episodes'), hours: numberOf('hours'), moves: numberOf('moves'), earlier, why };
 }
 
 function readCheckpointSource(file: string, why: string): CheckpointSource {
@@ -106,4 +111,14 @@ export function chooseSource(choice: SourceChoice): TrainingSource {
   }
   if (hasCommitted) return readNetworkSource(committed, 'the committed network; no checkpoint on this machine');
   return { kind: 'fresh' };
+}
+
+/** How far the training behind a source went: its counters, its runs, and the earlier history it carries. */
+export function progressOf(source: TrainingSource): { episodes: number; moves: number; seconds: number; runs: CheckpointHeader['runs']; earlier: string } {
+  if (source.kind === 'checkpoint') {
+    const h = source.header;
+    return { episodes: h.episodes, moves: h.moves, seconds: h.seconds, runs: h.runs, earlier: h.earlier ?? '' };
+  }
+  if (source.kind === 'network') return { episodes: source.episodes, moves: source.moves, seconds: source.hours * 3600, runs: [], earlier: source.earlier };
+  return { episodes: 0, moves: 0, seconds: 0, runs: [], earlier: '' };
 }

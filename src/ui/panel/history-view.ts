@@ -16,7 +16,7 @@ import { IMPORT_MAX_CHARS, ImportError, exportCsv, exportJson, importGames } fro
 import { send } from '../../platform/messaging';
 import { strategyLabel } from '../status-view';
 import { historyStrategyText } from '../coach-view';
-import { byId } from '../controls';
+import { byId } from '../dom';
 import { formatInt, t, uiLanguage } from '../i18n';
 import { browser } from '../../platform/runtime';
 import { noticeText } from '../history-notice';

@@ -10,7 +10,7 @@ import { moveText, strategyLabel } from '../status-view';
 import { moveMarks, replayMarkText } from '../coach-view';
 import type { MoveMark } from '../coach-view';
 import type { CoachSummary } from '../../shared/coach';
-import { byId, renderBoardInto, renderPairs } from '../controls';
+import { byId, renderBoardInto, renderPairs } from '../dom';
 import { formatInt, t, uiLanguage } from '../i18n';
 import { gameId, loadGames } from './history-view';
 import { ChanceChart } from './charts';

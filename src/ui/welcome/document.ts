@@ -11,7 +11,7 @@ import { parseMarkdown } from '../../shared/markdown';
 import type { Block, Inline } from '../../shared/markdown';
 import { releaseAnchor, releaseHeading } from '../../shared/changelog';
 import { localize, t } from '../i18n';
-import { byId } from '../controls';
+import { byId } from '../dom';
 import { browser } from '../../platform/runtime';
 
 const DOCUMENTS = {

@@ -5,7 +5,8 @@
  * a button that opens the side panel (Chrome) or the sidebar (Firefox).
  */
 import { localize, t } from '../i18n';
-import { byId, renderShortcuts } from '../controls';
+import { byId } from '../dom';
+import { renderShortcuts } from '../shortcuts';
 import { BROWSER, SHORTCUTS_PAGE, browser, hasPanel, openPanel } from '../../platform/runtime';
 import { solvePictures } from './pictures';
 

@@ -9,7 +9,8 @@ import { ClassicAdapter, readClassicBoard } from '../../../src/content/adapters/
 import { GeometryAdapter, findBoard } from '../../../src/content/adapters/geometry';
 import { SavedStateAdapter, parseSavedState } from '../../../src/content/adapters/saved-state';
 import { BoardReadError } from '../../../src/content/adapters/types';
-import { PER_MOVE_LIMITS, boundedText, endMessageIn, findWinControl } from '../../../src/content/adapters/common';
+import { PER_MOVE_LIMITS, boundedText } from '../../../src/content/adapters/common';
+import { endMessageIn, findWinControl } from '../../../src/content/adapters/game-end';
 import { contextOf, domFromHtml, loadSnapshot } from './dom';
 import type { GameSnapshotName } from './dom';
 

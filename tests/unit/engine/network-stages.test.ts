@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { deflateSync, inflateSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { packedBoard } from '../../support/boards';
 import { instantiateSharedWasmCore, instantiateWasmCore } from '../../../src/engine/index';
 import type { WasmCore } from '../../../src/engine/index';
 import { NetworkFormatError, decodeNetwork, decodeNetworkAsync, describeNetworkFile, encodeNetwork, quantise } from '../../../src/engine/network/format';
@@ -27,14 +28,7 @@ const COUNT = weightCount('4x4');
 const zlib = (bytes: Uint8Array): Uint8Array => deflateSync(bytes);
 const unzlib = (bytes: Uint8Array): Uint8Array => inflateSync(bytes);
 
-const rank = fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 15 }), fc.integer({ min: 1, max: 11 }));
-const boardArb = fc.array(rank, { minLength: 16, maxLength: 16 }).map((ranks) => {
-  let lo = 0;
-  let hi = 0;
-  for (let i = 0; i < 8; i++) lo |= ranks[i] << (4 * i);
-  for (let i = 0; i < 8; i++) hi |= ranks[8 + i] << (4 * i);
-  return { lo: lo >>> 0, hi: hi >>> 0 };
-});
+const boardArb = packedBoard(fc.integer({ min: 1, max: 11 }));
 
 /** A 4x4 network of `stages`: stage 0 random at a fifth of its entries, each later stage the one before with a quarter of them changed. */
 function stagedNetwork(stages: readonly number[], seed: number): Network {

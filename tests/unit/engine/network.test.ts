@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { packedBoard } from '../../support/boards';
 import { executeMove, fromGrid, OUT } from '../../../src/engine/board';
 import { instantiateSharedWasmCore, instantiateWasmCore } from '../../../src/engine/index';
 import type { WasmCore } from '../../../src/engine/index';
@@ -27,14 +28,7 @@ import { SHARED_WASM_FILE, WASM_FILE } from '../../../src/cli/wasm-files';
 import { createSharedMemory } from '../../../src/engine/wasm/core';
 import { createRng } from '../../../src/engine/rng';
 
-const rank = fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 15 }), fc.integer({ min: 1, max: 4 }));
-const boardArb = fc.array(rank, { minLength: 16, maxLength: 16 }).map((ranks) => {
-  let lo = 0;
-  let hi = 0;
-  for (let i = 0; i < 8; i++) lo |= ranks[i] << (4 * i);
-  for (let i = 0; i < 8; i++) hi |= ranks[8 + i] << (4 * i);
-  return { lo: lo >>> 0, hi: hi >>> 0 };
-});
+const boardArb = packedBoard(fc.integer({ min: 1, max: 4 }));
 
 /** A network of `shape` whose weights are random at every entry of `boards` (or at a random tenth of all). */
 function randomNetwork(shape: ShapeName, seed: number, boards?: readonly { lo: number; hi: number }[]): Network {

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { packedBoard } from '../../support/boards';
 import { HEUR, OUT, executeMove, fromGrid, heuristic } from '../../../src/engine/board';
 import { getStrategy, installWasmCore, instantiateWasmCore, instantiateWasmCoreAsync } from '../../../src/engine/index';
 import type { Grid, WasmCore } from '../../../src/engine/index';
@@ -20,14 +21,7 @@ beforeAll(() => {
 afterEach(() => installWasmCore(null));
 
 /** A random board as two u32 halves, ranks 0..15 (empty cells frequent, equal neighbours too). */
-const rank = fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 15 }), fc.integer({ min: 1, max: 3 }), fc.constant(15));
-const boardArb = fc.array(rank, { minLength: 16, maxLength: 16 }).map((ranks) => {
-  let lo = 0;
-  let hi = 0;
-  for (let i = 0; i < 8; i++) lo |= ranks[i] << (4 * i);
-  for (let i = 0; i < 8; i++) hi |= ranks[8 + i] << (4 * i);
-  return { lo: lo >>> 0, hi: hi >>> 0 };
-});
+const boardArb = packedBoard(fc.integer({ min: 1, max: 3 }), fc.constant(15));
 
 describe('WebAssembly core: tables, moves and heuristic against the TypeScript engine', () => {
   it('has the same float32 line heuristic for all 65 536 rows', () => {

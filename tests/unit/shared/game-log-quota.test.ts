@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { addGame, importCandidates, importIntoLog, readLog, recordSize } from '../../../src/shared/game-log';
 import type { GameLog } from '../../../src/shared/game-log';
-import { MAX_RESYNC_BOARDS, RESYNC, ReplayRecorder, base64ToBytes, capResyncs, replayFrames } from '../../../src/shared/history';
+import { MAX_RESYNC_BOARDS, RESYNC, ReplayRecorder, base64ToBytes, replayFrames } from '../../../src/shared/history';
+import { capResyncs } from '../../../src/shared/replay-cut';
 import type { Replay } from '../../../src/shared/history';
 import { GameRecordSchema } from '../../../src/shared/messages';
 import type { GameRecord } from '../../../src/shared/messages';

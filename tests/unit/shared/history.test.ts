@@ -10,10 +10,10 @@ import {
   replayFrames,
   spawnByte,
   tileMilestones,
-  truncateReplay,
   unpackMoves,
 } from '../../../src/shared/history';
 import type { Replay } from '../../../src/shared/history';
+import { truncateReplay } from '../../../src/shared/replay-cut';
 import { addGame, boundRecord, readGames, readLog } from '../../../src/shared/game-log';
 import type { GameRecord } from '../../../src/shared/messages';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { localSolverHost } from '../../../src/solver/host';
-import type { SolveRequest, SolveResult } from '../../../src/solver/pool';
+import type { SolveRequest, SolveResult } from '../../../src/solver/pool-api';
 
 const BOARD = { rows: 4, cols: 4, cells: [2, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2] };
 

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { getStrategy, legalMoves, mergeChoices } from '../../../src/engine/index';
 import type { Grid, MoveChoice } from '../../../src/engine/types';
 import { SolverPool } from '../../../src/solver/pool';
-import type { SolverWorker } from '../../../src/solver/pool';
+import type { SolverWorker } from '../../../src/solver/pool-api';
 import type { NetworkSource } from '../../../src/solver/network-supply';
 import { NetworkLoadError } from '../../../src/solver/network-loader';
 import type { WorkerRequest, WorkerResponse } from '../../../src/solver/protocol';

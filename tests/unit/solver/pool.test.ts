@@ -1,8 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { getStrategy, legalMoves, mergeChoices } from '../../../src/engine/index';
 import type { Direction, Grid, MoveChoice, SearchOptions, StrategyName } from '../../../src/engine/types';
-import { SearchCancelledError, SolverPool, partLimitMs, planParts } from '../../../src/solver/pool';
-import type { PoolConfig, SolverWorker } from '../../../src/solver/pool';
+import { SolverPool } from '../../../src/solver/pool';
+import { SearchCancelledError } from '../../../src/solver/pool-api';
+import { partLimitMs, planParts } from '../../../src/solver/pool-plan';
+import type { PoolConfig, SolverWorker } from '../../../src/solver/pool-api';
 import type { WorkerRequest } from '../../../src/solver/protocol';
 import { poolSize } from '../../../src/solver/size';
 
