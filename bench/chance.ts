@@ -73,7 +73,7 @@ function plotHtml(result: Reliability): string {
     .map((t) => `<line x1="${px(t)}" y1="${py(0)}" x2="${px(t)}" y2="${py(1)}" stroke="#ddd"/><line x1="${px(0)}" y1="${py(t)}" x2="${px(1)}" y2="${py(t)}" stroke="#ddd"/><text x="${px(t)}" y="${py(0) + 16}" text-anchor="middle">${t * 100}</text><text x="${px(0) - 6}" y="${py(t) + 4}" text-anchor="end">${t * 100}</text>`)
     .join('');
   const legend = series.map((s, i) => `<text x="${px(0) + 10}" y="${py(1) + 18 + 16 * i}" fill="${s.colour}">● ${s.name}</text>`).join('');
-  return `<!doctype html><html><body style="margin:0;background:#fff;font:12px sans-serif"><svg xmlns="http://www.w3.org/2000/svg" width="${size + 2 * pad}" height="${size + 2 * pad}">${ticks}<line x1="${px(0)}" y1="${py(0)}" x2="${px(1)}" y2="${py(1)}" stroke="#888" stroke-dasharray="4 4"/>${marks}${legend}<text x="${px(0.5)}" y="${py(0) + 34}" text-anchor="middle">estimated chance (%)</text><text transform="translate(14 ${py(0.5)}) rotate(-90)" text-anchor="middle">reached (%)</text></svg></body></html>`;
+  return `<!doctype html><html><body style="margin:0;overflow:hidden;background:#fff;font:12px sans-serif"><svg xmlns="http://www.w3.org/2000/svg" style="display:block" width="${size + 2 * pad}" height="${size + 2 * pad}">${ticks}<line x1="${px(0)}" y1="${py(0)}" x2="${px(1)}" y2="${py(1)}" stroke="#888" stroke-dasharray="4 4"/>${marks}${legend}<text x="${px(0.5)}" y="${py(0) + 34}" text-anchor="middle">estimated chance (%)</text><text transform="translate(14 ${py(0.5)}) rotate(-90)" text-anchor="middle">reached (%)</text></svg></body></html>`;
 }
 
 function plot(result: Reliability, file: string): void {
