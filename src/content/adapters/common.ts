@@ -213,6 +213,7 @@ export function waitForBoard(options: WaitForBoardOptions): Promise<SettleResult
       const reading = changedReading();
       if (!reading) return;
       if (expected && reading.grid.rows === previous.rows && reading.grid.cols === previous.cols && isSuccessor(previous, reading.grid, expected)) {
+        quiet.moved();
         finish({ kind: 'changed', reading });
         return;
       }

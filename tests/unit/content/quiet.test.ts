@@ -99,6 +99,16 @@ describe('the quiet wait', () => {
     for (let i = 0; i < QUIET_LEARNING.burstsToLearn; i++) expect((await move(p, [DRAWN], 0)).ms).toBeGreaterThanOrEqual(FULL_MS);
   });
 
+  it('a learned page whose move comes after a half-drawn board forgets the short wait', async () => {
+    const p = page();
+    for (let i = 0; i < QUIET_LEARNING.burstsToLearn; i++) await move(p, [DRAWN], 0);
+    // A move one move later (left), drawn after a half-drawn frame, as the classic game draws.
+    const moved = grid([2, 4, 8, 16, 0, 0, 0, 2, 0, 0, 0, 0, 32, 64, 128, 0]);
+    const { result } = await move(p, [HALF_DRAWN, moved], 10);
+    expect(taken(result)).toEqual(moved.cells);
+    expect((await move(p, [DRAWN], 0)).ms).toBeGreaterThanOrEqual(FULL_MS);
+  });
+
   it('each page learns for itself, and pages read at checkpoints never learn', () => {
     const one = {};
     for (let i = 0; i < QUIET_LEARNING.burstsToLearn; i++) {
