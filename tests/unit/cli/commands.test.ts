@@ -2,10 +2,10 @@
  * The three commands as a user runs them (tsx in a child process): bad input gives one `error:` line on
  * stderr and exit status 2; bench --json ends stdout with one JSON object.
  *
- * The tests run side by side, at most two commands at a time (SIDE_BY_SIDE): one after the other they were
- * the unit tier's longest file by far (~200 s of a 210 s tier on 2 cores), one core busy while the other had
- * long run out of files; more than two at a time only made each command slower. The time-bank test runs by
- * itself (its assertion needs searches that end well inside their 5 ms budget).
+ * One command at a time: two at a time (tried) cut this file's time but starved the tests of the other
+ * worker (a 9 s table test took 39 s and failed its limit on a loaded machine), and npm test now runs the
+ * unit tier beside the Chromium tier. play and bench check every option before they load the core and the
+ * network, so a usage error costs a start of tsx only.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,26 +14,10 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 
 const ROOT = resolve(__dirname, '../../..');
-const TIMEOUT_MS = 60_000;
-const SIDE_BY_SIDE = 2;
-// A test may start the command line several times (each start loads tsx and decodes the network: seconds on a
-// busy 2-core machine) and may wait for other tests' commands first, so each test gets room for many of them.
-vi.setConfig({ testTimeout: 8 * TIMEOUT_MS });
-
-let running = 0;
-const waiting: (() => void)[] = [];
-
-/** Run `start` once fewer than SIDE_BY_SIDE commands run. */
-async function inTurn<T>(start: () => Promise<T>): Promise<T> {
-  if (running >= SIDE_BY_SIDE) await new Promise<void>((next) => waiting.push(next));
-  running += 1;
-  try {
-    return await start();
-  } finally {
-    running -= 1;
-    waiting.shift()?.();
-  }
-}
+const TIMEOUT_MS = 120_000;
+// A test may start the command line several times (each start loads tsx and may decode the network: seconds
+// on a busy 2-core machine), so each test gets room for a few of them.
+vi.setConfig({ testTimeout: 3 * TIMEOUT_MS });
 
 interface RunResult {
   readonly status: number | null;
@@ -46,10 +30,6 @@ interface RunResult {
  * command starts after a node process of its own, saved here).
  */
 function run(command: 'play' | 'solve' | 'bench', args: readonly string[]): Promise<RunResult> {
-  return inTurn(() => runNow(command, args));
-}
-
-function runNow(command: 'play' | 'solve' | 'bench', args: readonly string[]): Promise<RunResult> {
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, `src/cli/${command}.ts`), ...args], {
       cwd: ROOT,
@@ -96,7 +76,7 @@ function expectUsageError(result: RunResult, message: RegExp): void {
   expect(lines[0]).toMatch(message);
 }
 
-describe.concurrent('bad input: one error line, exit status 2', () => {
+describe('bad input: one error line, exit status 2', () => {
   it.each([
     ['solve', ['--board', '0,2,2,4,0,0,0,0,0,0,0,0,0,0,0,3'], /--board: .*power of two|--board: .*3/],
     ['solve', ['--board', '0,2,2,4,0,0,0,0,0,0,0,0,0,0,0'], /15 values/],
@@ -137,7 +117,7 @@ describe.concurrent('bad input: one error line, exit status 2', () => {
   });
 });
 
-describe.concurrent('help', () => {
+describe('help', () => {
   it.each(['play', 'solve', 'bench'] as const)('%s --help prints usage and exits 0', async (command) => {
     const result = await run(command, ['--help']);
     expect(result.status).toBe(0);
@@ -146,7 +126,7 @@ describe.concurrent('help', () => {
   });
 });
 
-describe.concurrent('commands that work', () => {
+describe('commands that work', () => {
   it('solve prints every move, illegal ones as illegal, and the best move', async () => {
     // The top row is full and holds no pair, so up changes nothing: illegal.
     const result = await run('solve', ['--board', '2,4,8,16,0,0,0,0,0,0,0,0,0,0,0,0', '--strategy', 'priority', '--json']);
@@ -278,7 +258,7 @@ describe.concurrent('commands that work', () => {
     expect(Math.max(...depths)).toBeLessThanOrEqual(6);
   });
 
-  it.sequential('bench --bank plays with a time bank per game and reports the moves that took extra time', async () => {
+  it('bench --bank plays with a time bank per game and reports the moves that took extra time', async () => {
     const result = await run('bench', ['--bank', '3', '--time-ms', '5', '--games', '2', '--seed', '3', '--target', '256', '--jobs', '1', '--json']);
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/time 5 ms, target 256, time bank up to 3x/);
