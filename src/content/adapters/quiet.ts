@@ -26,7 +26,6 @@ const histories = new WeakMap<object, QuietHistory>();
 /** One wait for a changed board that is not one move later to stay unchanged. */
 export class QuietWait {
   private readonly history: QuietHistory | null;
-  private readonly short: boolean;
   private first: Grid | null = null;
   private changes = 0;
   private currentMs: number;
@@ -39,8 +38,8 @@ export class QuietWait {
   ) {
     this.history = learn ? historyOf(page) : null;
     const h = this.history;
-    this.short = h !== null && h.bursts >= QUIET_LEARNING.burstsToLearn && h.shortWaits < QUIET_LEARNING.verifyEvery - 1;
-    this.currentMs = this.short ? Math.min(QUIET_LEARNING.shortMs, fullMs) : fullMs;
+    const short = h !== null && h.bursts >= QUIET_LEARNING.burstsToLearn && h.shortWaits < QUIET_LEARNING.verifyEvery - 1;
+    this.currentMs = short ? Math.min(QUIET_LEARNING.shortMs, fullMs) : fullMs;
   }
 
   /** How long the page must stay quiet after the latest change. */
