@@ -1,17 +1,19 @@
 #!/usr/bin/env node
 // Run npm scripts side by side, in phases (npm test uses it; docs: CONTRIBUTING.md, "Tests"):
 //
-//   node tools/parallel.mjs "typecheck" "lint" "build && build:e2e" --then "test:unit" --then "test:e2e" "test:e2e:firefox"
+//   node tools/parallel.mjs typecheck lint "build && build:e2e" --then test:e2e "test:e2e:firefox ; test:unit"
 //
-// Each argument is a job: npm scripts joined by `&&`, run one after the other. The jobs of a phase run side by
-// side; the next phase starts once every job of this one has ended, and only when all of them passed. A job's
-// output is printed in one piece when it ends (never interleaved with another's), with its time. Exits 1 when
-// any job failed, after its phase (the other jobs of the phase are let finish: their failures are news too).
+// Each argument is a job: steps separated by `;`, run one after the other whatever the last one ended with;
+// a step is npm scripts joined by `&&`, run one after the other while they pass. The jobs of a phase run
+// side by side; the next phase starts once every job of this one has ended, and only when all of them
+// passed. A job's output is printed in one piece when it ends (never interleaved with another's), with its
+// time. Exits 1 when any job failed, after its phase (the other jobs of the phase are let finish: their
+// failures are news too).
 import { spawn } from 'node:child_process';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
-/** The phases: lists of jobs, each a list of npm scripts. */
+/** The phases: lists of jobs, each a list of steps, each a list of npm scripts. */
 export function parsePhases(args) {
   const phases = [[]];
   for (const arg of args) {
@@ -19,9 +21,9 @@ export function parsePhases(args) {
       phases.push([]);
       continue;
     }
-    const scripts = arg.split('&&').map((s) => s.trim());
-    if (scripts.some((s) => !/^[\w:.-]+$/.test(s))) throw new Error(`not a list of npm scripts: "${arg}"`);
-    phases[phases.length - 1].push(scripts);
+    const steps = arg.split(';').map((step) => step.split('&&').map((s) => s.trim()));
+    if (steps.flat().some((s) => !/^[\w:.-]+$/.test(s))) throw new Error(`not a list of npm scripts: "${arg}"`);
+    phases[phases.length - 1].push(steps);
   }
   if (phases.some((jobs) => jobs.length === 0)) throw new Error('every phase needs at least one job');
   return phases;
@@ -40,17 +42,22 @@ function runScript(script, output) {
   });
 }
 
-async function runJob(scripts) {
+async function runJob(steps) {
   const started = Date.now();
   const output = [];
   let code = 0;
-  for (const script of scripts) {
-    output.push(Buffer.from(`> npm run ${script}\n`));
-    code = await runScript(script, output);
-    if (code !== 0) break;
+  for (const scripts of steps) {
+    for (const script of scripts) {
+      output.push(Buffer.from(`> npm run ${script}\n`));
+      const status = await runScript(script, output);
+      if (status !== 0) {
+        code = code || status;
+        break;
+      }
+    }
   }
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  const name = scripts.join(' && ');
+  const name = steps.map((scripts) => scripts.join(' && ')).join(' ; ');
   process.stdout.write(`\n━━ ${name} (${seconds} s${code === 0 ? '' : `, exit ${code}`})\n`);
   process.stdout.write(Buffer.concat(output));
   return { name, code, seconds };

@@ -156,11 +156,14 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
   const split = args.choice<SplitMode>('split', ['shared', 'roots'], 'shared');
   const options = searchOptionsFrom(args, strategy);
   const engine = engineFrom(args);
-  await useEngine(engine);
   const network = networkFileFrom(args);
   if (strategy === 'network' && network === null) throw new UsageError('the network strategy needs a network: --network FILE (npm run train writes one)');
-  useNetwork(network);
   const tables = tablesFrom(args);
+  const bank = bankFrom(args, strategy, options, size);
+  if (args.flag('chance') && network === null) throw new UsageError('--chance needs the network (the meter maps its values): --network FILE');
+  // Every option is checked before the core and the network load (seconds): bad input is told at once.
+  await useEngine(engine);
+  useNetwork(network);
   let tableReports: Awaited<ReturnType<typeof loadOrBuildTables>>['reports'] = [];
   if (tables.on) {
     // Build (or check) the tables once here; the worker threads then read them from the cache (with
@@ -176,7 +179,6 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
         (built.length ? `, ${built.length} built now in ${(built.reduce((t, r) => t + (r.buildMs ?? 0), 0) / 1000).toFixed(1)} s` : '') + '\n',
     );
   }
-  const bank = bankFrom(args, strategy, options, size);
   const settings: GameSettings = {
     strategy,
     options,
@@ -189,7 +191,6 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
     ...(bank !== undefined ? { bank } : {}),
     ...(args.flag('chance') ? { chance: 'measure' as const } : {}),
   };
-  if (settings.chance && network === null) throw new UsageError('--chance needs the network (the meter maps its values): --network FILE');
   const json = args.flag('json');
 
   process.stdout.write(

@@ -87,10 +87,8 @@ async function main(): Promise<void> {
   const args = parseCommandLine(process.argv.slice(2), OPTIONS);
   const strategy = args.strategy();
   const engine = engineFrom(args);
-  await useEngine(engine);
   const network = networkFileFrom(args);
   if (strategy === 'network' && network === null) throw new UsageError('the network strategy needs a network: --network FILE (npm run train writes one)');
-  useNetwork(network);
   const seed = args.int('seed', { min: 0, max: 0xffffffff }, Date.now() % 0x100000000) as number;
   const size = args.int('size', SIZE_RANGE, 4) as number;
   const every = args.int('every', { min: 1, max: 1_000_000 }, 100) as number;
@@ -100,6 +98,9 @@ async function main(): Promise<void> {
   const bank = bankFrom(args, strategy, options, size);
   const tables = tablesFrom(args);
   const threads = args.int('threads', { min: 1, max: MAX_SPLIT_THREADS }, 1) as number;
+  // Every option is checked before the core and the network load (seconds): bad input is told at once.
+  await useEngine(engine);
+  useNetwork(network);
   if (tables.on) {
     const loaded = await loadOrBuildTables(CLI_TABLE_SPECS, undefined, (text) => process.stderr.write(`${text}\n`));
     installTables(loaded.tables);

@@ -8,6 +8,7 @@ import { isSuccessor, sameGrid } from '../../engine/index';
 import type { Direction, Grid } from '../../engine/types';
 import { BOARD_LIMITS } from '../../engine/limits';
 import { EditableFocusError, dispatchMoveKey, focusedEditable } from '../keys';
+import { QuietWait } from './quiet';
 import { BoardReadError } from './types';
 import type { AdapterContext, BoardReading, BoardRect, SettleResult } from './types';
 
@@ -180,7 +181,7 @@ async function afterAnimations(elements: readonly Element[], maxMs: number): Pro
 
 export function waitForBoard(options: WaitForBoardOptions): Promise<SettleResult> {
   const { previous, expected, timeoutMs } = options;
-  const quietMs = options.quietMs ?? 80;
+  const quiet = new QuietWait(options.window, options.quietMs ?? 80, (options.checkpoints?.length ?? 0) === 0);
   return new Promise<SettleResult>((resolve) => {
     let finished = false;
     let quietTimer: ReturnType<typeof setTimeout> | undefined;
@@ -212,15 +213,19 @@ export function waitForBoard(options: WaitForBoardOptions): Promise<SettleResult
       const reading = changedReading();
       if (!reading) return;
       if (expected && reading.grid.rows === previous.rows && reading.grid.cols === previous.cols && isSuccessor(previous, reading.grid, expected)) {
+        quiet.moved();
         finish({ kind: 'changed', reading });
         return;
       }
-      // Changed but not as the move would: wait until the page has been quiet, then take what it shows.
+      // Changed but not as the move would: wait until the page has been quiet (quiet.ts), then take what it shows.
+      quiet.changed(reading.grid);
       if (quietTimer !== undefined) clearTimeout(quietTimer);
       quietTimer = setTimeout(() => {
         const latest = changedReading();
-        if (latest) finish({ kind: 'changed', reading: latest });
-      }, quietMs);
+        if (!latest) return;
+        quiet.taken(latest.grid);
+        finish({ kind: 'changed', reading: latest });
+      }, quiet.ms);
     }
 
     for (const node of options.observe) {

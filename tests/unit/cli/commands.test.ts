@@ -1,30 +1,57 @@
 /**
  * The three commands as a user runs them (tsx in a child process): bad input gives one `error:` line on
  * stderr and exit status 2; bench --json ends stdout with one JSON object.
+ *
+ * One command at a time: two at a time (tried) cut this file's time but starved the tests of the other
+ * worker (a 9 s table test took 39 s and failed its limit on a loaded machine), and npm test now runs the
+ * unit tier beside the Chromium tier. play and bench check every option before they load the core and the
+ * network, so a usage error costs a start of tsx only.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 
 const ROOT = resolve(__dirname, '../../..');
-const TSX = join(ROOT, 'node_modules/.bin/tsx');
-const TIMEOUT_MS = 60_000;
-// A test may start the command line several times (each start loads tsx and decodes the network: seconds on a
-// busy 2-core machine), so each test gets room for a few of them.
+const TIMEOUT_MS = 120_000;
+// A test may start the command line several times (each start loads tsx and may decode the network: seconds
+// on a busy 2-core machine), so each test gets room for a few of them.
 vi.setConfig({ testTimeout: 3 * TIMEOUT_MS });
 
-function run(command: 'play' | 'solve' | 'bench', args: readonly string[]) {
-  const result = spawnSync(TSX, [join(ROOT, `src/cli/${command}.ts`), ...args], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    timeout: TIMEOUT_MS,
-    // NO_COLOR for plain text; FORCE_COLOR (set by npm test's runner for its own output) left out, or node
-    // warns on stderr that the two disagree.
-    env: withoutColor(),
+interface RunResult {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/**
+ * Run `npm run <command> -- <args>` as tsx does: node with tsx's loader (`node --import tsx`, what the `tsx`
+ * command starts after a node process of its own, saved here).
+ */
+function run(command: 'play' | 'solve' | 'bench', args: readonly string[]): Promise<RunResult> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, `src/cli/${command}.ts`), ...args], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // NO_COLOR for plain text; FORCE_COLOR (set by npm test's runner for its own output) left out, or node
+      // warns on stderr that the two disagree.
+      env: withoutColor(),
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    const timer = setTimeout(() => child.kill('SIGKILL'), TIMEOUT_MS);
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      fail(err);
+    });
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      done({ status, stdout, stderr });
+    });
   });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
 function withoutColor(): NodeJS.ProcessEnv {
@@ -41,7 +68,7 @@ function lastLine(text: string): string {
 const tmp = mkdtempSync(join(tmpdir(), 'cli-test-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-function expectUsageError(result: ReturnType<typeof run>, message: RegExp): void {
+function expectUsageError(result: RunResult, message: RegExp): void {
   expect(result.status).toBe(2);
   const lines = result.stderr.trimEnd().split('\n');
   expect(lines).toHaveLength(1);
@@ -76,23 +103,23 @@ describe('bad input: one error line, exit status 2', () => {
     ['bench', ['--bank', '4', '--engine', 'ts'], /--bank needs the WebAssembly core/],
     ['play', ['--bank', '4', '--size', '5'], /--bank applies to 4x4 boards/],
     ['bench', ['--positions', 'tests/fixtures/reference/expectimax-positions.tsv', '--bank', '4'], /--bank does not apply with --positions/],
-  ] as const)('%s %j', (command, args, message) => {
-    expectUsageError(run(command, args), message);
+  ] as const)('%s %j', async (command, args, message) => {
+    expectUsageError(await run(command, args), message);
   });
 
-  it('bench --positions names the line of a malformed file', () => {
+  it('bench --positions names the line of a malformed file', async () => {
     const file = join(tmp, 'bad.tsv');
     writeFileSync(
       file,
       '# comment\nboard\tup\tdown\tleft\tright\tup_execs\tdown_execs\tleft_execs\tright_execs\tbest\n0,2\t1\t1\t1\t1\t1\t1\t1\t1\tup\n',
     );
-    expectUsageError(run('bench', ['--positions', file]), /bad\.tsv: line 3: board has 2 values/);
+    expectUsageError(await run('bench', ['--positions', file]), /bad\.tsv: line 3: board has 2 values/);
   });
 });
 
 describe('help', () => {
-  it.each(['play', 'solve', 'bench'] as const)('%s --help prints usage and exits 0', (command) => {
-    const result = run(command, ['--help']);
+  it.each(['play', 'solve', 'bench'] as const)('%s --help prints usage and exits 0', async (command) => {
+    const result = await run(command, ['--help']);
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/^Usage:/);
     expect(result.stderr).toBe('');
@@ -100,9 +127,9 @@ describe('help', () => {
 });
 
 describe('commands that work', () => {
-  it('solve prints every move, illegal ones as illegal, and the best move', () => {
+  it('solve prints every move, illegal ones as illegal, and the best move', async () => {
     // The top row is full and holds no pair, so up changes nothing: illegal.
-    const result = run('solve', ['--board', '2,4,8,16,0,0,0,0,0,0,0,0,0,0,0,0', '--strategy', 'priority', '--json']);
+    const result = await run('solve', ['--board', '2,4,8,16,0,0,0,0,0,0,0,0,0,0,0,0', '--strategy', 'priority', '--json']);
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/^up\s+illegal/m);
     expect(result.stdout).toMatch(/best move: down/);
@@ -111,13 +138,13 @@ describe('commands that work', () => {
     expect(choice.values.up).toBeUndefined();
   });
 
-  it('play runs one game to its end and prints the summary', () => {
-    const result = run('play', ['--strategy', 'random', '--seed', '3', '--size', '3']);
+  it('play runs one game to its end and prints the summary', async () => {
+    const result = await run('play', ['--strategy', 'random', '--seed', '3', '--size', '3']);
     expect(result.status).toBe(0);
     expect(lastLine(result.stdout)).toMatch(/^game over after \d+ moves: score [\d,]+, best tile \d+; random, seed 3/);
   });
 
-  it('bench --positions --threads 2 shares each search between two threads: the reference best moves, all children searched', () => {
+  it('bench --positions --threads 2 shares each search between two threads: the reference best moves, all children searched', async () => {
     // The fixture's 6 cheapest positions (a few ms each) without a near tie (which thread reaches a node
     // first may move values a little: the reference's table ignores the probability a node was reached
     // with), in a file of their own.
@@ -133,7 +160,7 @@ describe('commands that work', () => {
     const cheap = [...rows].sort((a, b) => executions(a) - executions(b)).slice(0, 6);
     const file = join(tmp, 'cheap.tsv');
     writeFileSync(file, [...head, ...cheap].join('\n') + '\n');
-    const result = run('bench', ['--positions', file, '--engine', 'wasm', '--threads', '2', '--json']);
+    const result = await run('bench', ['--positions', file, '--engine', 'wasm', '--threads', '2', '--json']);
     expect(result.status).toBe(0);
     const summary = JSON.parse(lastLine(result.stdout)) as Record<string, number>;
     expect(summary).toMatchObject({ positions: 6, threads: 2, agree: 1 });
@@ -145,9 +172,9 @@ describe('commands that work', () => {
     expect(summary.maxRelError).toBeLessThan(5e-2);
   });
 
-  it('bench --json ends with one JSON summary, the same for 1 and 2 threads', () => {
+  it('bench --json ends with one JSON summary, the same for 1 and 2 threads', async () => {
     const args = ['--strategy', 'random', '--games', '4', '--seed', '7', '--json'];
-    const two = run('bench', [...args, '--jobs', '2']);
+    const two = await run('bench', [...args, '--jobs', '2']);
     expect(two.status).toBe(0);
     const summary = JSON.parse(lastLine(two.stdout)) as Record<string, unknown>;
     for (const field of ['strategy', 'games', 'seed', 'reach', 'score', 'maxTile', 'moves', 'msPerMove']) {
@@ -160,19 +187,19 @@ describe('commands that work', () => {
     expect(typeof summary.moves).toBe('number');
     expect(typeof summary.msPerMove).toBe('number');
 
-    const one = JSON.parse(lastLine(run('bench', [...args, '--jobs', '1']).stdout)) as Record<string, unknown>;
+    const one = JSON.parse(lastLine((await run('bench', [...args, '--jobs', '1'])).stdout)) as Record<string, unknown>;
     expect(one.score).toEqual(summary.score);
     expect(one.maxTile).toEqual(summary.maxTile);
     expect(one.moves).toEqual(summary.moves);
   });
 
-  it('bench --start plays each game on from a board of the file: game i from board i mod their count', () => {
+  it('bench --start plays each game on from a board of the file: game i from board i mod their count', async () => {
     const file = join(tmp, 'starts.txt');
     // Two boards a move or two from game over: every game ends within a few moves, from its own board.
     const nearlyFull = '2 4 2 4 4 2 4 2 2 4 2 4 4 2 4 0';
     const withRoom = '# a comment line\n\n1024 512 256 128 0 0 0 0 0 0 0 0 0 0 2 2  # and a trailing one';
     writeFileSync(file, `${nearlyFull}\n${withRoom}\n`);
-    const result = run('bench', ['--strategy', 'priority', '--start', file, '--games', '3', '--target', '2048', '--jobs', '1', '--json']);
+    const result = await run('bench', ['--strategy', 'priority', '--start', file, '--games', '3', '--target', '2048', '--jobs', '1', '--json']);
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/3 games from the 2 boards of .*starts\.txt/);
     const summary = JSON.parse(lastLine(result.stdout)) as { games: number; start: unknown; maxTile: { max: number }; reach: Record<string, number> };
@@ -183,43 +210,56 @@ describe('commands that work', () => {
     expect(summary.reach['1024']).toBeCloseTo(1 / 3, 6);
     expect(summary.maxTile.max).toBeGreaterThanOrEqual(1024);
     // Without --games: one game per board.
-    const each = JSON.parse(lastLine(run('bench', ['--strategy', 'priority', '--start', file, '--jobs', '2', '--json']).stdout)) as { games: number };
+    const each = JSON.parse(lastLine((await run('bench', ['--strategy', 'priority', '--start', file, '--jobs', '2', '--json'])).stdout)) as { games: number };
     expect(each.games).toBe(2);
     // With --threads (games one at a time, each move on the thread pool): the same boards, the same games.
-    const threaded = run('bench', ['--strategy', 'priority', '--start', file, '--games', '3', '--target', '2048', '--threads', '2', '--json']);
+    const threaded = await run('bench', ['--strategy', 'priority', '--start', file, '--games', '3', '--target', '2048', '--threads', '2', '--json']);
     expect(threaded.status).toBe(0);
     const onThreads = JSON.parse(lastLine(threaded.stdout)) as typeof summary & { score: unknown };
     expect(onThreads.reach).toEqual(summary.reach);
     expect(onThreads.score).toEqual((JSON.parse(lastLine(result.stdout)) as { score: unknown }).score);
   });
 
-  it('bench --threads 2 shares each expectimax decision on one table, --split roots by root move', () => {
-    const shared = run('bench', ['--strategy', 'expectimax', '--games', '1', '--seed', '3', '--target', '128', '--time-ms', '5', '--threads', '2', '--network', 'none', '--json']);
+  it('bench --threads 2 shares each expectimax decision on one table, --split roots by root move', async () => {
+    const shared = await run('bench', ['--strategy', 'expectimax', '--games', '1', '--seed', '3', '--target', '128', '--time-ms', '5', '--threads', '2', '--network', 'none', '--json']);
     expect(shared.status).toBe(0);
     expect(shared.stdout).toMatch(/each move searched on 2 threads/);
     const summary = JSON.parse(lastLine(shared.stdout)) as { threads: number; split: string; maxTile: { max: number }; depth: { mean: number } };
     expect(summary).toMatchObject({ threads: 2, split: 'shared' });
     expect(summary.maxTile.max).toBe(128);
     expect(summary.depth.mean).toBeGreaterThanOrEqual(1);
-    const roots = run('bench', ['--strategy', 'expectimax', '--games', '1', '--seed', '3', '--target', '128', '--time-ms', '5', '--threads', '2', '--split', 'roots', '--network', 'none', '--json']);
+    const roots = await run('bench', ['--strategy', 'expectimax', '--games', '1', '--seed', '3', '--target', '128', '--time-ms', '5', '--threads', '2', '--split', 'roots', '--network', 'none', '--json']);
     expect(roots.status).toBe(0);
     expect(roots.stdout).toMatch(/each move searched on 2 threads by root move/);
     expect(JSON.parse(lastLine(roots.stdout))).toMatchObject({ threads: 2, split: 'roots' });
-  }, 2 * TIMEOUT_MS);
-
-  it('bench --start names the line of a bad board and a board of another size', () => {
-    const file = join(tmp, 'bad-starts.txt');
-    writeFileSync(file, '# boards\n0 2 2 4 0 0 0 0 0 0 0 0 0 0 0 2\n0 2 3 4 0 0 0 0 0 0 0 0 0 0 0 2\n');
-    expectUsageError(run('bench', ['--start', file]), /bad-starts\.txt:3: cell \(row 0, col 2\) holds 3: not 0 or a power of two/);
-    writeFileSync(file, '0 2 2 4 0 0 0 0 2\n');
-    expectUsageError(run('bench', ['--start', file]), /bad-starts\.txt:1: a 3x3 board, the bench plays 4x4/);
-    writeFileSync(file, '# nothing\n');
-    expectUsageError(run('bench', ['--start', file]), /bad-starts\.txt: no boards/);
-    expectUsageError(run('bench', ['--start', join(tmp, 'none.txt')]), /cannot read .*none\.txt: no such file/);
   });
 
-  it('bench --bank plays with a time bank per game and reports the moves that took extra time', () => {
-    const result = run('bench', ['--bank', '3', '--time-ms', '5', '--games', '2', '--seed', '3', '--target', '256', '--jobs', '1', '--json']);
+  it('bench --start names the line of a bad board and a board of another size', async () => {
+    const file = join(tmp, 'bad-starts.txt');
+    writeFileSync(file, '# boards\n0 2 2 4 0 0 0 0 0 0 0 0 0 0 0 2\n0 2 3 4 0 0 0 0 0 0 0 0 0 0 0 2\n');
+    expectUsageError(await run('bench', ['--start', file]), /bad-starts\.txt:3: cell \(row 0, col 2\) holds 3: not 0 or a power of two/);
+    writeFileSync(file, '0 2 2 4 0 0 0 0 2\n');
+    expectUsageError(await run('bench', ['--start', file]), /bad-starts\.txt:1: a 3x3 board, the bench plays 4x4/);
+    writeFileSync(file, '# nothing\n');
+    expectUsageError(await run('bench', ['--start', file]), /bad-starts\.txt: no boards/);
+    expectUsageError(await run('bench', ['--start', join(tmp, 'none.txt')]), /cannot read .*none\.txt: no such file/);
+  });
+
+  it('bench --reference plays with the reference configuration (the depth rule, no clock)', async () => {
+    const result = await run('bench', ['--reference', '--games', '2', '--seed', '3', '--target', '256', '--jobs', '1', '--json']);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/reference configuration/);
+    const summary = JSON.parse(lastLine(result.stdout)) as { options: { reference?: boolean }; reach: Record<string, number>; depth: { counts: number[] } };
+    expect(summary.options.reference).toBe(true);
+    expect(summary.reach['256']).toBe(1);
+    // The depth rule: max(3, distinct tiles - 2); a board on the way to 256 has at most 8 distinct tiles.
+    const depths = summary.depth.counts.flatMap((n, depth) => (n > 0 ? [depth] : []));
+    expect(Math.min(...depths)).toBe(3);
+    expect(Math.max(...depths)).toBeLessThanOrEqual(6);
+  });
+
+  it('bench --bank plays with a time bank per game and reports the moves that took extra time', async () => {
+    const result = await run('bench', ['--bank', '3', '--time-ms', '5', '--games', '2', '--seed', '3', '--target', '256', '--jobs', '1', '--json']);
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/time 5 ms, target 256, time bank up to 3x/);
     expect(result.stdout).toMatch(/time bank: \d+ of \d+ moves took extra time \(up to 3 x 5 ms\)/);
@@ -230,20 +270,7 @@ describe('commands that work', () => {
     // `moves` is the mean per game: the two games' moves are twice it.
     expect(summary.bank.extendedMoves).toBeLessThanOrEqual(summary.moves * 2);
     expect(summary.reach['256']).toBe(1);
-    const without = JSON.parse(lastLine(run('bench', ['--time-ms', '5', '--games', '1', '--seed', '3', '--target', '64', '--jobs', '1', '--json']).stdout)) as { bank: unknown };
+    const without = JSON.parse(lastLine((await run('bench', ['--time-ms', '5', '--games', '1', '--seed', '3', '--target', '64', '--jobs', '1', '--json'])).stdout)) as { bank: unknown };
     expect(without.bank).toBeNull();
-  });
-
-  it('bench --reference plays with the reference configuration (the depth rule, no clock)', () => {
-    const result = run('bench', ['--reference', '--games', '2', '--seed', '3', '--target', '256', '--jobs', '1', '--json']);
-    expect(result.status).toBe(0);
-    expect(result.stdout).toMatch(/reference configuration/);
-    const summary = JSON.parse(lastLine(result.stdout)) as { options: { reference?: boolean }; reach: Record<string, number>; depth: { counts: number[] } };
-    expect(summary.options.reference).toBe(true);
-    expect(summary.reach['256']).toBe(1);
-    // The depth rule: max(3, distinct tiles - 2); a board on the way to 256 has at most 8 distinct tiles.
-    const depths = summary.depth.counts.flatMap((n, depth) => (n > 0 ? [depth] : []));
-    expect(Math.min(...depths)).toBe(3);
-    expect(Math.max(...depths)).toBeLessThanOrEqual(6);
   });
 });
