@@ -1,8 +1,10 @@
 /**
  * Network: one look ahead with the learned evaluation — each legal move valued by the score it makes plus the
  * trained network's value of the board after it (docs: engine.md, "The learned evaluation"). No search: a move
- * takes microseconds. Where no network is loaded, or the board is not 4x4, it plays the same one look ahead
- * on the corner-gradient heuristic (the greedy strategy at depth 1) and says so (evaluation: 'heuristic').
+ * takes microseconds. Where no network is loaded (yet: the first moves while it loads), or the board is not
+ * 4x4, it plays expectimax on the corner-gradient heuristic at a fixed depth of FALLBACK_DEPTH (a millisecond or
+ * so) and says so (evaluation: 'heuristic'). One look ahead on the heuristic lost the game at the 256 before a
+ * network 7.6 s in loading was ready (a fresh browser, "Learned network (instant)", then Solve).
  */
 import type { Grid, MoveChoice, MoveValues, SearchOptions, Strategy } from '../types';
 import { DIRECTIONS } from '../types';
@@ -10,7 +12,10 @@ import { OUT, executeMove, fromGrid } from '../board';
 import { evaluateBoard } from '../network/evaluate';
 import { installedNetwork, networkCore } from '../network/installed';
 import { bestOf, now, prepare } from './common';
-import { greedy } from './greedy';
+import { expectimax } from './expectimax';
+
+/** The depth of the heuristic search that stands in for the network where there is none. */
+const FALLBACK_DEPTH = 2;
 
 /**
  * The one-look-ahead values of the moves `roots` (direction indexes) on a 4x4 grid with the installed
@@ -46,7 +51,7 @@ export const network: Strategy = {
     const { roots } = prepare(grid, options, signal);
     const net = installedNetwork();
     if (!net || grid.rows !== 4 || grid.cols !== 4) {
-      const choice = await greedy.chooseMove(grid, { ...options, depth: 1, timeMs: undefined }, signal);
+      const choice = await expectimax.chooseMove(grid, { ...options, depth: FALLBACK_DEPTH, timeMs: undefined }, signal);
       return { ...choice, strategy: 'network', evaluation: 'heuristic' };
     }
     const values = networkMoveValues(grid, roots) ?? {};
