@@ -1,22 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { applyMove, createRng, getStrategy, legalMoves, maxTile, newGame, spawnRandomTile } from '../../../src/engine/index';
-import type { Grid } from '../../../src/engine/index';
+import { applyMove, createRng, getStrategy, maxTile, newGame, spawnRandomTile } from '../../../src/engine/index';
+import { midGame } from '../../support/boards';
 
 /** The network strategy where no network is installed (this file installs none): the first moves while it loads. */
 describe('the network strategy without a network', () => {
   const network = getStrategy('network');
   const expectimax = getStrategy('expectimax');
-
-  function midGame(rows: number, cols: number, seed: number, moves: number): Grid {
-    const rng = createRng(seed);
-    let grid = newGame(rng, rows, cols);
-    for (let i = 0; i < moves; i++) {
-      const legal = legalMoves(grid);
-      if (legal.length === 0) break;
-      grid = spawnRandomTile(applyMove(grid, legal[rng.int(legal.length)]).grid, rng);
-    }
-    return grid;
-  }
 
   it('plays the heuristic expectimax at depth 2 and says the heuristic valued it', async () => {
     for (const [rows, cols, seed] of [[4, 4, 1], [4, 4, 2], [3, 3, 5], [5, 5, 7]] as const) {

@@ -1,19 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { DIRECTIONS, STRATEGIES, STRATEGY_NAMES, createRng, getStrategy, legalMoves, newGame, applyMove, spawnRandomTile } from '../../../src/engine/index';
+import { DIRECTIONS, STRATEGIES, STRATEGY_NAMES, getStrategy, legalMoves } from '../../../src/engine/index';
 import type { Grid, SearchOptions, StrategyName } from '../../../src/engine/index';
-
-/** A mid-game position reached by random play (so every strategy has work to do). */
-function midGame(rows: number, cols: number, seed: number, moves: number): Grid {
-  const rng = createRng(seed);
-  let grid = newGame(rng, rows, cols);
-  for (let i = 0; i < moves; i++) {
-    const legal = legalMoves(grid);
-    if (legal.length === 0) break;
-    grid = spawnRandomTile(applyMove(grid, legal[rng.int(legal.length)]).grid, rng);
-  }
-  return grid;
-}
+import { midGame } from '../../support/boards';
 
 const quick: Record<StrategyName, SearchOptions> = {
   expectimax: { timeMs: 30 },
