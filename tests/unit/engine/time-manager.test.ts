@@ -1,6 +1,7 @@
 /**
  * Time where it matters: the share of its budget a search with the learned evaluation may stop at — small in
- * calm positions (many empty cells), all of it in cramped ones, small again when one move is clearly best —
+ * calm positions (many empty cells), all of it in cramped ones, small again when one move is clearly best or
+ * before the 2048 —
  * and the search ends early on the core in a calm position while spending its budget's share in a cramped one.
  */
 import { readFileSync } from 'node:fs';
@@ -42,6 +43,18 @@ describe('easyShare', () => {
     expect(easyShare(config, ...halves(cramped), { up: 1000, down: 900 })).toBe(0.1);
     expect(easyShare(config, ...halves(calm), { up: 1000, down: 900 })).toBe(0.05);
     expect(easyShare(config, ...halves(cramped), { up: 1000 })).toBe(1);
+  });
+
+  it('gives the opening (no 2048 yet) at most the opening share, however cramped', () => {
+    const opening = { ...config, openingRank: 11, openingShare: 0.1 };
+    const close = { up: 1000, down: 999, left: 998 };
+    const cramped1024 = [2, 4, 8, 16, 32, 64, 128, 1024, 2, 4, 8, 16, 0, 0, 2, 4];
+    const cramped2048 = [2, 4, 8, 16, 32, 64, 128, 2048, 2, 4, 8, 16, 0, 0, 2, 4];
+    expect(easyShare(opening, ...halves(cramped1024), close)).toBe(0.1);
+    expect(easyShare(opening, ...halves(cramped2048), close)).toBe(1);
+    expect(easyShare(opening, ...halves(calm), close)).toBe(0.05);
+    // Without the opening in the config the same board keeps its whole budget.
+    expect(easyShare(config, ...halves(cramped1024), close)).toBe(1);
   });
 });
 

@@ -65,6 +65,13 @@ export interface TimeManagerConfig {
   readonly calmShares: readonly (readonly [number, number])[];
   readonly clearMargin: number;
   readonly clearShare: number;
+  /**
+   * The opening: while the largest tile is below 2^openingRank (11: the 2048), a position gets at most
+   * openingShare of the budget — no game is decided there (docs: engine.md, "Time where it matters"), and
+   * people watch it to see the 2048 come.
+   */
+  readonly openingRank: number;
+  readonly openingShare: number;
 }
 
 const TIME_MANAGER_CONFIG: TimeManagerConfig = Object.freeze<TimeManagerConfig>({
@@ -100,6 +107,8 @@ const TIME_MANAGER_CONFIG: TimeManagerConfig = Object.freeze<TimeManagerConfig>(
   ],
   clearMargin: 0.02,
   clearShare: 0.1,
+  openingRank: 11,
+  openingShare: 0.1,
 });
 
 /** Empty cells of a 4x4 bitboard given as two 32-bit halves. */
@@ -112,11 +121,23 @@ function emptyCells(lo: number, hi: number): number {
   return n;
 }
 
+/** The largest rank (log2 of the largest tile) of a 4x4 bitboard given as two 32-bit halves. */
+function largestRank(lo: number, hi: number): number {
+  let rank = 0;
+  for (let i = 0; i < 8; i++) rank = Math.max(rank, (lo >>> (4 * i)) & 0xf, (hi >>> (4 * i)) & 0xf);
+  return rank;
+}
+
 /**
  * The share of its budget a search of this position may stop at once its best move is settled (see
- * TimeManagerConfig.calmShares and clearMargin): 1 when it must spend it all.
+ * TimeManagerConfig.calmShares, clearMargin and openingShare): 1 when it must spend it all.
  */
-export function easyShare(config: Pick<TimeManagerConfig, 'calmShares' | 'clearMargin' | 'clearShare'>, lo: number, hi: number, values: MoveValues): number {
+export function easyShare(
+  config: Pick<TimeManagerConfig, 'calmShares' | 'clearMargin' | 'clearShare'> & Partial<Pick<TimeManagerConfig, 'openingRank' | 'openingShare'>>,
+  lo: number,
+  hi: number,
+  values: MoveValues,
+): number {
   const empty = emptyCells(lo, hi);
   let share = 1;
   for (const [cells, calm] of config.calmShares) {
@@ -129,6 +150,7 @@ export function easyShare(config: Pick<TimeManagerConfig, 'calmShares' | 'clearM
     .filter((v): v is number => v !== undefined)
     .sort((a, b) => b - a);
   if (sorted.length >= 2 && sorted[0] - sorted[1] >= config.clearMargin * Math.abs(sorted[0])) share = Math.min(share, config.clearShare);
+  if (config.openingRank !== undefined && config.openingShare !== undefined && largestRank(lo, hi) < config.openingRank) share = Math.min(share, config.openingShare);
   return share;
 }
 
