@@ -1,8 +1,9 @@
 /**
  * Networks of several stages: the file keeps what each stage can read (and only that may differ), the
  * TypeScript oracle and the WebAssembly core (own and shared memory) choose the stage by the board's largest
- * rank and agree bit for bit, and version-1 files — the shipped models/4x6.ntn among them — play exactly as
- * they did before stages (tests/fixtures/network/one-stage-play.json, recorded with the one-stage code).
+ * rank and agree bit for bit, version-1 files play exactly as they did before stages
+ * (tests/fixtures/network/one-stage-play.json, recorded with the one-stage code), and the shipped models/4x6.ntn
+ * plays its recorded games (tests/fixtures/network/shipped-play.json, tools/record-network-play.ts).
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -21,6 +22,8 @@ import { attachNetwork, createNetworkMemory, loadNetworkIntoCore } from '../../.
 import { SHARED_WASM_FILE, WASM_FILE } from '../../../src/cli/wasm-files';
 import { createRng } from '../../../src/engine/rng';
 import { playOnePly } from '../../support/network-games';
+import { SHIPPED_PLAY } from '../../support/shipped-play';
+import type { ShippedPlay } from '../../support/shipped-play';
 
 const FIXTURES = new URL('../../fixtures/network/', import.meta.url);
 const COUNT = weightCount('4x4');
@@ -221,10 +224,9 @@ describe('evaluation with stages: TypeScript against WebAssembly', () => {
 
 interface Recorded {
   tiny: { boards: { lo: number; hi: number; value: number }[]; games: { seed: number; moves: number; score: number; movesHash: string }[] };
-  shipped: { sha256: string; games: { seed: number; moves: number; score: number; movesHash: string; sample: { lo: number; hi: number; value: number }[] }[] };
 }
 
-describe('version 1 files play as before stages', () => {
+describe('recorded play: version-1 files as before stages, the shipped network as recorded', () => {
   const recorded = JSON.parse(readFileSync(new URL('one-stage-play.json', FIXTURES), 'utf8')) as Recorded;
   let core: WasmCore;
   beforeAll(() => {
@@ -250,18 +252,19 @@ describe('version 1 files play as before stages', () => {
     expect(sameWeights(decodeNetwork(again).weights, network.weights)).toBe(true);
   });
 
-  it('the shipped models/4x6.ntn plays its recorded one-ply games move for move (one reaches the 16384)', () => {
+  it('the shipped models/4x6.ntn plays its recorded one-ply games move for move, core and oracle (one reaches the 16384)', () => {
+    const shipped = JSON.parse(readFileSync(SHIPPED_PLAY, 'utf8')) as ShippedPlay;
     const file = readFileSync(new URL('../../../models/4x6.ntn', import.meta.url));
-    // A new network plays differently: record its games with the code it was made for, not with this test.
-    expect(createHash('sha256').update(file).digest('hex'), 'models/4x6.ntn is not the file recorded in one-stage-play.json').toBe(recorded.shipped.sha256);
+    // A new network plays differently: record its games again (the command below), never by editing this test.
+    expect(createHash('sha256').update(file).digest('hex'), 'models/4x6.ntn changed: run `npx tsx tools/record-network-play.ts`').toBe(shipped.sha256);
     const network = decodeNetwork(file, (bytes) => inflateSync(bytes));
-    expect(network.stages).toEqual([0]);
+    expect(network.stages).toEqual(shipped.stages);
     loadNetworkIntoCore(core, network);
-    for (const game of recorded.shipped.games) {
+    for (const game of shipped.games) {
       const played = playOnePly((lo, hi) => core.networkValueOf(lo, hi), game.seed, 100_000);
       expect({ moves: played.moves, score: played.score, movesHash: played.movesHash }).toEqual({ moves: game.moves, score: game.score, movesHash: game.movesHash });
       for (const { lo, hi, value } of game.sample) expect(evaluateBoard(network, lo, hi)).toBe(value);
     }
-    expect(recorded.shipped.games.some((g) => g.score > 200_000)).toBe(true);
+    expect(shipped.games.some((g) => g.score > 200_000)).toBe(true);
   }, 60_000);
 });
