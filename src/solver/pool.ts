@@ -11,6 +11,7 @@
  * With a network supply (./network-supply.ts), the first search that values positions with the learned network
  * loads it; until it is decoded the workers search with the heuristic (the first move at once, its choice saying
  * `evaluation: 'heuristic'`), then each gets it between two searches, all of them before the next search starts.
+ * `warm` starts the workers ahead of the first search (the network stays unloaded).
  *
  * A newer request on the same channel (one channel per tab) cancels the older one; so does `cancel`.
  * A worker that crashes (`onerror`) or overruns its budget by a wide margin is terminated and replaced;
@@ -112,6 +113,16 @@ export class SolverPool {
       this.queue.push(...tasks);
       this.pump();
     });
+  }
+
+  /**
+   * Start every worker now, ahead of the first search (each loads and compiles its search core as it starts), so
+   * that the first search need not wait for them. The network is not loaded here: the first search that uses
+   * it does (docs: architecture.md, "Contexts").
+   */
+  warm(): void {
+    if (this.disposed) return;
+    while (this.slots.length < this.size) this.addSlot();
   }
 
   /** Cancel a search; true when it was running. */
