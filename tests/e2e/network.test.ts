@@ -96,8 +96,8 @@ describe('the learned network (Chromium)', () => {
       expect(Number.isFinite(ready.ms)).toBe(true);
     }
     const texts = await evaluationTexts();
-    expect(texts.some((text) => /^Loading the learned network… \d+ %$/.test(text))).toBe(true);
-    // The first moves at once, valued by the heuristic while the network loads, and the popup says so.
+    // The first moves at once, valued by the heuristic while the network loads (it starts loading as the first
+    // search ends), and the popup says so with the progress.
     expect(texts.some((text) => /^Evaluation: the heuristic, until the learned network has loaded \(\d+ %\)$/.test(text))).toBe(true);
 
     await clickButton(popup, 'Stop');
