@@ -1,7 +1,8 @@
 /**
- * Chrome's solver host: the offscreen document (src/offscreen/), created on demand (reason WORKERS),
- * found again through runtime.getContexts after a service-worker restart (the document outlives
- * this worker), created again when it closed itself after idling.
+ * Chrome's solver host: the offscreen document (src/offscreen/), created on demand (reason WORKERS) when
+ * the popup or the panel opens, when a command comes and at a search, found again through
+ * runtime.getContexts after a service-worker restart (the document outlives this worker), created again
+ * when it closed itself after idling.
  */
 import { browser } from '../platform/runtime';
 import { DeliveryError } from '../shared/protocol';
@@ -55,6 +56,8 @@ export const offscreenSolverHost: SolverHost = {
       }
     }
   },
+  // The document starts its workers as it loads (src/offscreen/offscreen.ts): creating it is warming it.
+  warm: ensureOffscreenDocument,
   async cancel(requestId, channel) {
     try {
       await send('offscreen/cancel', { requestId, channel });

@@ -9,7 +9,9 @@
  * - status texts are bounded before they are stored (the popup shows them);
  * - every change of the game log, from a tab or from the panel, goes to its one writer;
  * - a content script asks for the settings here: it never reads the extension's storage, which holds
- *   every site's games (src/content/index.ts).
+ *   every site's games (src/content/index.ts);
+ * - the popup and the panel start the solver host as they open (`solver/warm`), and a command that
+ *   searches starts it beside the injection (`warmsSolver`): the first search finds its workers loaded.
  */
 import type { Command, ReplyOf, RunStatus, TabSearchOptions } from '../shared/messages';
 import type { Handlers, SenderInfo } from '../shared/protocol';
@@ -41,6 +43,11 @@ function senderTab(sender: SenderInfo): number {
 /** The solver channel of a tab: a newer search of the tab replaces its older one, other tabs run side by side. */
 function tabChannel(sender: SenderInfo): string {
   return `tab:${senderTab(sender)}`;
+}
+
+/** Does this command search (then the background starts the solver host while it injects)? */
+export function warmsSolver(command: Command): boolean {
+  return command !== 'stop' && command !== 'coach-stop';
 }
 
 /** The solver's options for a tab's request, field by field from the narrow schema (nothing passed through). */
@@ -82,6 +89,10 @@ export function backgroundHandlers(deps: BackgroundDeps): Handlers<'background'>
       }),
     'solver/cancel': async (request, sender) => {
       await deps.solverHost.cancel(request.requestId, tabChannel(sender));
+      return {};
+    },
+    'solver/warm': async () => {
+      await deps.solverHost.warm();
       return {};
     },
     'solver/network': async (request) => {

@@ -11,7 +11,7 @@ import { listen, send } from '../platform/messaging';
 import { acceptLifelines } from '../platform/runtime';
 import type { Command, ReplyOf, RunStatus } from '../shared/messages';
 import type { SenderInfo } from '../shared/protocol';
-import { backgroundHandlers } from './routing';
+import { backgroundHandlers, warmsSolver } from './routing';
 import { SETTINGS_STORAGE_KEY, normalizeSettings } from '../shared/settings';
 import type { Settings } from '../shared/settings';
 import { GameLogWriter } from './game-log-writer';
@@ -151,6 +151,8 @@ async function sendSettings(settings: Settings): Promise<void> {
 }
 
 async function runCommand(tabId: number, command: Command): Promise<ReplyOf<'popup/command'>> {
+  // The solver host starts beside the injection, not after it (its first search would wait for its workers).
+  if (warmsSolver(command)) solverHost.warm().catch(() => undefined);
   const settings = await currentSettings();
   if (command === 'stop' && !(await pingContent(tabId))) {
     // Nothing runs there (the page was reloaded, or never started): make the stored status say so.

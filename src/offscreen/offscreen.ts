@@ -1,9 +1,11 @@
 /**
- * The offscreen document: Chrome's solver host. It holds the worker pool and answers the background's
- * `offscreen/solve` and `offscreen/cancel`. It closes itself after a minute without requests; the background
- * creates it again on the next request (src/background/offscreen-host.ts). The manifest's COOP/COEP keys make
- * it cross-origin isolated: its workers share one copy of the learned network (src/solver/worker-pool.ts),
- * whose state it reports to the background (`solver/network`), the only extension API it has being runtime.
+ * The offscreen document: Chrome's solver host. It holds the worker pool, starts its workers as it loads
+ * (the background creates it ahead of the first search: docs: architecture.md, "Contexts") and answers the
+ * background's `offscreen/solve` and `offscreen/cancel`. It closes itself after a minute without requests;
+ * the background creates it again on the next request (src/background/offscreen-host.ts). The manifest's
+ * COOP/COEP keys make it cross-origin isolated: its workers share one copy of the learned network
+ * (src/solver/worker-pool.ts), whose state it reports to the background (`solver/network`), the only
+ * extension API it has being runtime.
  */
 import type { Grid, MoveChoice } from '../engine/index';
 import { statusMessage } from '../shared/status-message';
@@ -14,6 +16,8 @@ import { createWorkerPool } from '../solver/worker-pool';
 const OFFSCREEN_IDLE_CLOSE_MS = 60_000;
 
 const pool = createWorkerPool((status) => void send('solver/network', { status }).catch(() => undefined));
+// The document is made for searching (at the latest by the first one): its workers start now, each loading its core.
+pool.warm();
 
 let idleTimer: ReturnType<typeof setTimeout> | null = null;
 

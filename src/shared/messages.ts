@@ -308,6 +308,8 @@ export const PROTOCOL = {
   'offscreen/solve': { to: 'offscreen', from: 'background', request: solveRequest.extend({ channel }), reply: SolveReplySchema },
   'offscreen/cancel': { to: 'offscreen', from: 'background', request: z.object({ requestId, channel }), reply: Done },
   'solver/network': { to: 'background', from: 'extension-page', request: z.object({ status: NetworkStatusSchema }), reply: Done },
+  /** The popup or the panel opened: start the solver host ahead of the first search. */
+  'solver/warm': { to: 'background', from: 'extension-page', request: z.object({}), reply: Done },
 } as const satisfies Record<string, Route>;
 
 type Protocol = typeof PROTOCOL;

@@ -17,14 +17,20 @@ export interface SolverHost {
   solve(request: RequestOf<'offscreen/solve'>): Promise<ReplyOf<'offscreen/solve'>>;
   /** Cancel a search; resolves once the host was told (a host that is not running has nothing to cancel). */
   cancel(requestId: string, channel: string): Promise<void>;
+  /** Start the host and its workers ahead of a first search (the popup opened, a command came); resolves once started. */
+  warm(): Promise<void>;
 }
 
 /** A host that runs searches on a pool in this very context. */
-export function localSolverHost(pool: Pick<SolverPool, 'solve' | 'cancel'>): SolverHost {
+export function localSolverHost(pool: Pick<SolverPool, 'solve' | 'cancel' | 'warm'>): SolverHost {
   return {
     solve: (request) => pool.solve(request),
     cancel: (requestId, channel) => {
       pool.cancel(requestId, channel);
+      return Promise.resolve();
+    },
+    warm: () => {
+      pool.warm();
       return Promise.resolve();
     },
   };

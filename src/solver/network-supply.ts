@@ -3,9 +3,10 @@
  * worker needs before its first search):
  *
  * 1. The first search of a strategy that evaluates with the network (`usesNetwork` in the registry) on a 4x4
- *    board starts the load: the host fetches the packaged file and, where it is cross-origin isolated, makes
- *    one shared WebAssembly memory for the network and every worker's table (`PoolNetworkConfig.load`).
- *    Searches go on meanwhile, valued by the heuristic (the early game needs no network).
+ *    board starts the load as it ends (the heuristic valued it; the load would only have slowed it down): the
+ *    host fetches the packaged file and, where it is cross-origin isolated, makes one shared WebAssembly memory
+ *    for the network and every worker's table (`PoolNetworkConfig.load`). Searches go on meanwhile, valued by
+ *    the heuristic (the early game needs no network).
  * 2. A loader worker (one more solver worker, for this alone) decodes the file once (`network-load`). It is
  *    terminated afterwards: nothing of the decoding (the file, the inflated stream, the decoded weights:
  *    ~300 MB) waits for a garbage collection in a worker that goes on searching.

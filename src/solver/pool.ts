@@ -9,8 +9,9 @@
  * - `single`: one worker (the strategy is instant).
  *
  * With a network supply (./network-supply.ts), the first search that values positions with the learned network
- * loads it; until it is decoded the workers search with the heuristic (the first move at once, its choice saying
- * `evaluation: 'heuristic'`), then each gets it between two searches, all of them before the next search starts.
+ * starts its load as it ends; until it is decoded the workers search with the heuristic (the first moves at once,
+ * their choices saying `evaluation: 'heuristic'`), then each gets it between two searches, all of them before the
+ * next search starts. `warm` starts the workers ahead of the first search (the network stays unloaded).
  *
  * A newer request on the same channel (one channel per tab) cancels the older one; so does `cancel`.
  * A worker that crashes (`onerror`) or overruns its budget by a wide margin is terminated and replaced;
@@ -84,7 +85,7 @@ export class SolverPool {
     const existing = this.searches.get(key);
     if (existing) this.cancelSearch(existing, 'replaced by a request with the same id');
 
-    if (this.network && NetworkSupply.wanted(request.strategy, request.board)) this.network.start();
+    const loadsNetwork = this.network?.state === 'idle' && NetworkSupply.wanted(request.strategy, request.board);
     const legal = this.config.engine.legalMoves(request.board);
     const plans = planParts(request.strategy, request.options, legal, this.size, (Date.now() ^ this.nextTaskId) | 0);
     if (plans.length === 0) {
@@ -92,7 +93,7 @@ export class SolverPool {
         choice: { strategy: request.strategy, move: null, values: {}, depth: 0, nodes: 0, ms: 0 },
       });
     }
-    return new Promise<SolveResult>((resolve, reject) => {
+    const result = new Promise<SolveResult>((resolve, reject) => {
       const tasks: Task[] = [];
       const search: Search<Task> = {
         key,
@@ -112,6 +113,25 @@ export class SolverPool {
       this.queue.push(...tasks);
       this.pump();
     });
+    // The network loads once this search has ended, answered or not: its load would slow this search down (on
+    // two cores, past its budget), which the heuristic values either way.
+    if (loadsNetwork) {
+      const load = (): void => {
+        if (!this.disposed) this.network?.start();
+      };
+      result.then(load, load);
+    }
+    return result;
+  }
+
+  /**
+   * Start every worker now, ahead of the first search (each loads and compiles its search core as it starts), so
+   * that the first search need not wait for them. The network is not loaded here: the first search that uses
+   * it starts that (docs: architecture.md, "Contexts").
+   */
+  warm(): void {
+    if (this.disposed) return;
+    while (this.slots.length < this.size) this.addSlot();
   }
 
   /** Cancel a search; true when it was running. */

@@ -42,6 +42,14 @@ import { coachStateLabel } from './coach-view';
 
 const RENDER_INTERVAL_MS = 250;
 
+/**
+ * Start the solver host now, as the page opens (before anything else is awaited): by the time Solve is
+ * clicked its workers have loaded (docs: architecture.md, "Contexts"). Nothing is played or injected.
+ */
+export function warmSolver(): void {
+  send('solver/warm', {}).catch(() => undefined);
+}
+
 export interface ControlsOptions {
   /** Called after each status change (the panel feeds its charts from it). */
   readonly onStatus?: (status: RunStatus | null, tabId: number | null) => void;

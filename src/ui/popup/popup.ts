@@ -10,7 +10,7 @@ import type { GameRecord } from '../../shared/messages';
 import { ASIDE_STORAGE_KEY, GAMES_STORAGE_KEY, HISTORY_NOTICE_KEY, readLog, readNotice } from '../../shared/game-log';
 import type { HistoryNotice } from '../../shared/game-log';
 import { exportJson } from '../../shared/game-log-io';
-import { Controls } from '../controls';
+import { Controls, warmSolver } from '../controls';
 import { byId, renderPairs } from '../dom';
 import { formatInt, localize, t } from '../i18n';
 import { browser, hasPanel, openPanel } from '../../platform/runtime';
@@ -66,6 +66,7 @@ async function resolveTabId(): Promise<number | null> {
 }
 
 async function start(): Promise<void> {
+  warmSolver();
   localize(document);
   document.documentElement.lang = browser.i18n.getUILanguage();
   const controls = new Controls();

@@ -8,7 +8,7 @@ import { STATUS_PARAM_MAX } from '../../../src/shared/status-message';
 import { dispatch } from '../../../src/shared/protocol';
 import type { GameRecord, RequestOf, RunStatus } from '../../../src/shared/messages';
 import type { Handlers, SenderInfo } from '../../../src/shared/protocol';
-import { backgroundHandlers, solverOptions } from '../../../src/background/routing';
+import { backgroundHandlers, solverOptions, warmsSolver } from '../../../src/background/routing';
 import type { SolverHost } from '../../../src/solver/host';
 import type { NetworkStatus } from '../../../src/shared/network-status';
 import { DEFAULT_SETTINGS } from '../../../src/shared/settings';
@@ -39,6 +39,7 @@ function background() {
   const records: GameRecord[] = [];
   const lost: number[] = [];
   const networks: NetworkStatus[] = [];
+  const warmed: number[] = [];
   const solverHost: SolverHost = {
     solve: (request) => {
       solved.push(request);
@@ -46,6 +47,10 @@ function background() {
     },
     cancel: (requestId, channel) => {
       cancelled.push([requestId, channel]);
+      return Promise.resolve();
+    },
+    warm: () => {
+      warmed.push(1);
       return Promise.resolve();
     },
   };
@@ -75,7 +80,7 @@ function background() {
       return Promise.resolve();
     },
   });
-  return { handlers, solved, cancelled, statuses, records, networks, lost };
+  return { handlers, solved, cancelled, statuses, records, networks, lost, warmed };
 }
 
 const NO_CHANGE = { added: 0, duplicates: 0, evicted: 0, refused: 0, short: 0, future: 0, truncated: 0, deleted: 0, failed: false };
@@ -104,6 +109,23 @@ describe('the solver host hears only the background', () => {
         await expect(dispatch('offscreen', offscreen, message, sender, own)).resolves.toMatchObject({ ok: false, error: expect.stringMatching(/Refused/) });
       }
     }
+  });
+});
+
+describe('the solver host started ahead of the first search', () => {
+  const popup: SenderInfo = { id: 'abc', url: 'chrome-extension://abc/src/ui/popup/index.html' };
+
+  it('starts when the popup or the panel says it opened, and a tab cannot start it', async () => {
+    const bg = background();
+    await expect(dispatch('background', bg.handlers, { kind: 'solver/warm' }, popup, own)).resolves.toEqual({ ok: true });
+    expect(bg.warmed).toHaveLength(1);
+    await expect(dispatch('background', bg.handlers, { kind: 'solver/warm' }, tab(4), own)).resolves.toMatchObject({ ok: false });
+    expect(bg.warmed).toHaveLength(1);
+  });
+
+  it('starts beside the injection for every command that searches, not for Stop', () => {
+    expect((['solve', 'step', 'hint', 'coach'] as const).every(warmsSolver)).toBe(true);
+    expect((['stop', 'coach-stop'] as const).some(warmsSolver)).toBe(false);
   });
 });
 

@@ -1,6 +1,6 @@
 /**
- * The pool's learned network (src/solver/network-supply.ts), with fake workers: loaded at the first search of
- * a strategy that uses it on a 4x4 board; decoded once by a loader worker that ends afterwards; one shared
+ * The pool's learned network (src/solver/network-supply.ts), with fake workers: loaded as the first search of
+ * a strategy that uses it on a 4x4 board ends (never by the warm-up); decoded once by a loader worker that ends afterwards; one shared
  * memory that every worker attaches to (only a descriptor travels), or without one the decoded weights going
  * from worker to worker and back to the loader; the heuristic plays until it is decoded (the first move at
  * once), then no search starts before every worker has it; progress and the outcome reported; any failure
@@ -140,6 +140,7 @@ function makePool(
     network: {
       load: async (onProgress) => {
         harness.loads++;
+        log.push('load');
         onProgress(0.5);
         onProgress(1);
         return load();
@@ -182,14 +183,19 @@ async function untilLoaded(harness: Harness): Promise<MoveChoice> {
 }
 
 describe('the learned network in the pool', () => {
-  it('loads at the first search of a strategy that uses it on a 4x4 board, not before', async () => {
+  it('loads as the first search of a strategy that uses it on a 4x4 board ends, not before', async () => {
     const { pool, statuses } = makePool(2, 'shared');
+    pool.warm();
     await solve(pool, 'greedy', OPEN, 'a');
     await solve(pool, 'expectimax', FIVE, 'b');
     expect(statuses).toEqual([]);
-    // The first move at once, valued by the heuristic while the network loads; then the network's.
+    // The first move at once, valued by the heuristic, the load not yet begun (it would slow that search down);
+    // the network loads as it ends, the heuristic valuing the moves meanwhile; then the network's.
+    const searched = log.length;
     const { choice } = await solve(pool, 'expectimax', OPEN, 'c');
     expect(choice.evaluation).toBe('heuristic');
+    expect(log.slice(searched).filter((line) => line.endsWith('answered result'))).toHaveLength(2);
+    expect(log.at(-1)).toBe('load');
     expect(statuses[0]).toEqual({ state: 'loading', percent: 0 });
     const choices = await untilNetwork(pool);
     expect(choices.at(-1)?.evaluation).toBe('network');
@@ -274,6 +280,7 @@ describe('the learned network in the pool', () => {
     const { pool, workers, statuses } = makePool(2, () => Promise.reject(new NetworkLoadError('HTTP 404')));
     const { choice } = await solve(pool, 'expectimax');
     expect(choice.evaluation).toBe('heuristic');
+    await new Promise((done) => setTimeout(done, 0)); // the load began as that search ended
     expect(statuses.at(-1)).toEqual({ state: 'failed', reason: { code: 'networkLoadFailed', params: ['HTTP 404'] } });
     expect(workers.every((w) => w.received.every((r) => !r.message.type.startsWith('network')))).toBe(true);
     // Out of use for the pool's lifetime: no second load.

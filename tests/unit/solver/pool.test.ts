@@ -171,6 +171,21 @@ describe('poolSize', () => {
 });
 
 describe('SolverPool', () => {
+  it('warm() starts every worker ahead of the first search, which then runs on them', async () => {
+    const { pool, workers } = makePool(3);
+    pool.warm();
+    expect(workers).toHaveLength(3);
+    expect(workers.every((w) => w.received.length === 0)).toBe(true);
+    pool.warm(); // once
+    expect(workers).toHaveLength(3);
+    await pool.solve({ requestId: 'r', strategy: 'expectimax', board: OPEN, options: { timeMs: 20 } });
+    expect(workers).toHaveLength(3);
+    expect(workers.every((w) => w.received.some((m) => m.type === 'start'))).toBe(true);
+    pool.dispose();
+    pool.warm(); // a pool that was shut down starts nothing
+    expect(workers).toHaveLength(3);
+  });
+
   it('splits an expectimax search by root move and merges the parts', async () => {
     const { pool, workers } = makePool(4);
     const result = await pool.solve({ requestId: 'a', strategy: 'expectimax', board: OPEN, options: { timeMs: 20 } });
