@@ -5,7 +5,7 @@
  * really reached (reliability: `npm run bench -- --chance`, `npx tsx bench/chance.ts measure`).
  */
 import { DIRECTIONS, legalMoves, maxTile } from '../engine/index';
-import type { Grid } from '../engine/index';
+import type { Grid, MoveValues } from '../engine/index';
 import { chanceFeature, chanceFromValues, curveKey, nextMilestone, progressOf } from '../engine/chance';
 import type { ChanceCurve, ChanceCurves } from '../engine/chance';
 import { networkMoveValues } from '../engine/strategies/network';
@@ -16,6 +16,9 @@ export type ChanceMode = 'fit' | 'measure';
 /** Bins per unit of the feature x (log2 of a ratio: an eighth of a doubling). */
 const BINS_PER_UNIT = 8;
 
+/** Bins per unit of x in the raw records (`bench/chance.ts --save`): fine enough to refit offline. */
+export const RAW_BINS_PER_UNIT = 64;
+
 /**
  * What one game collected. fit: [curve key, bin of x, positions, target]; measure: [0 next | 1 after,
  * tenth of the estimate, target, positions, sum of the estimates]. Whether the target came is known from
@@ -24,19 +27,27 @@ const BINS_PER_UNIT = 8;
 export interface ChanceRecord {
   readonly fit?: readonly (readonly [string, number, number, number])[];
   readonly measure?: readonly (readonly [number, number, number, number, number])[];
+  /** With raw on (either mode): [0 next | 1 after, curve key, bin of x at RAW_BINS_PER_UNIT, positions, target]. */
+  readonly raw?: readonly (readonly [number, string, number, number, number])[];
 }
 
 export class ChanceCollector {
   private readonly fit = new Map<string, [string, number, number, number]>();
   private readonly measure = new Map<string, [number, number, number, number, number]>();
+  private readonly raw = new Map<string, [number, string, number, number, number]>();
 
-  constructor(private readonly mode: ChanceMode) {}
+  /** raw: also keep each position's feature at RAW_BINS_PER_UNIT (for refitting offline). */
+  constructor(
+    private readonly mode: ChanceMode,
+    private readonly keepRaw = false,
+  ) {}
 
   /** One position of the game (before the move from it). */
   observe(grid: Grid): void {
     const roots = legalMoves(grid).map((move) => DIRECTIONS.indexOf(move));
     const values = roots.length > 0 ? networkMoveValues(grid, roots) : null;
     if (!values) return;
+    if (this.keepRaw) this.observeRaw(grid, values);
     if (this.mode === 'measure') {
       const estimate = chanceFromValues(grid, values);
       if (!estimate) return;
@@ -65,8 +76,25 @@ export class ChanceCollector {
     }
   }
 
+  private observeRaw(grid: Grid, values: MoveValues): void {
+    const best = maxTile(grid);
+    const target = nextMilestone(best);
+    if (target === null) return;
+    const top = Math.max(...Object.values(values));
+    const progress = progressOf(grid);
+    for (const [which, tile] of [target, target * 2].entries()) {
+      const bin = Math.round(chanceFeature(progress, top, tile) * RAW_BINS_PER_UNIT);
+      const key = curveKey(tile, best);
+      const id = `${which}|${key}|${bin}`;
+      const row = this.raw.get(id) ?? [which, key, bin, 0, tile];
+      row[3] += 1;
+      this.raw.set(id, row);
+    }
+  }
+
   record(): ChanceRecord {
-    return this.mode === 'fit' ? { fit: [...this.fit.values()] } : { measure: [...this.measure.values()] };
+    const raw = this.keepRaw ? { raw: [...this.raw.values()] } : {};
+    return this.mode === 'fit' ? { fit: [...this.fit.values()], ...raw } : { measure: [...this.measure.values()], ...raw };
   }
 }
 
@@ -131,24 +159,43 @@ export function monotoneBlocks(blocks: readonly Block[], minGames: number): Bloc
   return stack;
 }
 
+/** How the curves are fitted (bench/chance-offline.ts compares methods on saved games). */
+export interface FitMethod {
+  /** Bins per unit of x before pooling (at most RAW_BINS_PER_UNIT). */
+  readonly binsPerUnit: number;
+  /** How the points are joined (ChanceCurve.scale). */
+  readonly scale: 'linear' | 'logit';
+}
+
+export const DEFAULT_FIT: FitMethod = { binsPerUnit: BINS_PER_UNIT, scale: 'linear' };
+
+/** A game's positions as the fit reads them: [curve key, x, positions, target]. */
+function fitSamples(game: ChanceGame): [string, number, number, number][] {
+  const record = game.chance;
+  if (record?.raw) return record.raw.map(([, key, bin, n, target]) => [key, bin / RAW_BINS_PER_UNIT, n, target]);
+  return (record?.fit ?? []).map(([key, bin, n, target]) => [key, bin / BINS_PER_UNIT, n, target]);
+}
+
 /** The curves from games played in fit mode; a key with fewer than minGames games in all gets none. */
-export function fitCurves(games: readonly ChanceGame[], minGames = 30): Record<string, ChanceCurve> {
-  const bins = new Map<string, Map<number, Block>>();
-  for (const game of games) {
-    for (const [key, bin, n, target] of game.chance?.fit ?? []) {
-      const byBin = bins.get(key) ?? new Map<number, Block>();
-      const block = byBin.get(bin) ?? { x: 0, n: 0, hits: 0, games: 0 };
-      block.x += (bin / BINS_PER_UNIT) * n;
+export function fitCurves(games: readonly ChanceGame[], minGames = 30, method: FitMethod = DEFAULT_FIT): Record<string, ChanceCurve> {
+  const bins = new Map<string, Map<number, Block & { last: number }>>();
+  for (const [index, game] of games.entries()) {
+    for (const [key, x, n, target] of fitSamples(game)) {
+      const bin = Math.round(x * method.binsPerUnit);
+      const byBin = bins.get(key) ?? new Map<number, Block & { last: number }>();
+      const block = byBin.get(bin) ?? { x: 0, n: 0, hits: 0, games: 0, last: -1 };
+      block.x += x * n;
       block.n += n;
       block.hits += game.maxTile >= target ? n : 0;
-      block.games += 1;
+      if (block.last !== index) block.games += 1;
+      block.last = index;
       byBin.set(bin, block);
       bins.set(key, byBin);
     }
   }
   const curves: Record<string, ChanceCurve> = {};
   for (const key of [...bins.keys()].sort()) {
-    const sorted = [...(bins.get(key) as Map<number, Block>).entries()].sort((a, b) => a[0] - b[0]).map(([, block]) => block);
+    const sorted = [...(bins.get(key) as Map<number, Block>).entries()].sort((a, b) => a[0] - b[0]).map(([, { x, n, hits, games: g }]) => ({ x, n, hits, games: g }));
     if (sorted.reduce((sum, b) => sum + b.games, 0) < minGames) continue;
     const blocks = monotoneBlocks(sorted, minGames);
     const round = (v: number): number => Math.round(v * 10_000) / 10_000;
@@ -159,6 +206,7 @@ export function fitCurves(games: readonly ChanceGame[], minGames = 30): Record<s
       lo: points.map((q) => round(q.lo)),
       hi: points.map((q) => round(q.hi)),
       games: points.map((q) => q.games),
+      ...(method.scale === 'logit' ? { scale: 'logit' as const } : {}),
     };
   }
   return curves;
