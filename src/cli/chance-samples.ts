@@ -13,14 +13,11 @@ import { networkMoveValues } from '../engine/strategies/network';
 /** fit: each position's feature for the curves; measure: each position's estimate. */
 export type ChanceMode = 'fit' | 'measure';
 
-/** Bins per unit of the feature x (log2 of a ratio: an eighth of a doubling). */
-const BINS_PER_UNIT = 8;
-
-/** Bins per unit of x in the raw records (`bench/chance.ts --save`): fine enough to refit offline. */
+/** Bins per unit of x in the records (fit and raw, `bench/chance.ts --save`): fine enough to rebin as a FitMethod says. */
 export const RAW_BINS_PER_UNIT = 64;
 
 /**
- * What one game collected. fit: [curve key, bin of x, positions, target]; measure: [0 next | 1 after,
+ * What one game collected. fit: [curve key, bin of x at RAW_BINS_PER_UNIT, positions, target]; measure: [0 next | 1 after,
  * tenth of the estimate, target, positions, sum of the estimates]. Whether the target came is known from
  * the game's best tile.
  */
@@ -68,7 +65,7 @@ export class ChanceCollector {
     const top = Math.max(...Object.values(values));
     const progress = progressOf(grid);
     for (const tile of [target, target * 2]) {
-      const bin = Math.round(chanceFeature(progress, top, tile) * BINS_PER_UNIT);
+      const bin = Math.round(chanceFeature(progress, top, tile) * RAW_BINS_PER_UNIT);
       const key = `${curveKey(tile, best)}|${bin}`;
       const row = this.fit.get(key) ?? [curveKey(tile, best), bin, 0, tile];
       row[2] += 1;
@@ -117,7 +114,23 @@ interface Block {
   x: number; // sum of x × positions
   n: number; // positions
   hits: number; // positions whose game reached the target
-  games: number; // (game, bin) pairs
+  games: number; // (game, bin) pairs, or the effective number of games when byGame is kept
+  /** Positions per game (FitMethod.effective): games is then (Σ n)² / Σ n², the games a share rests on. */
+  byGame?: Map<number, number>;
+}
+
+function absorb(into: Block, from: Block): void {
+  into.x += from.x;
+  into.n += from.n;
+  into.hits += from.hits;
+  if (into.byGame && from.byGame) {
+    const merged = new Map(into.byGame);
+    for (const [game, n] of from.byGame) merged.set(game, (merged.get(game) ?? 0) + n);
+    into.byGame = merged;
+    let squares = 0;
+    for (const n of merged.values()) squares += n * n;
+    into.games = (into.n * into.n) / squares;
+  } else into.games += from.games;
 }
 
 /**
@@ -128,32 +141,20 @@ export function monotoneBlocks(blocks: readonly Block[], minGames: number): Bloc
   const pooled: Block[] = [];
   for (const b of blocks) {
     const last = pooled.at(-1);
-    if (last && last.games < minGames) {
-      last.x += b.x;
-      last.n += b.n;
-      last.hits += b.hits;
-      last.games += b.games;
-    } else pooled.push({ ...b });
+    if (last && last.games < minGames) absorb(last, b);
+    else pooled.push({ ...b });
   }
   const tail = pooled.at(-1);
   if (pooled.length > 1 && tail && tail.games < minGames) {
-    const before = pooled[pooled.length - 2];
     pooled.pop();
-    before.x += tail.x;
-    before.n += tail.n;
-    before.hits += tail.hits;
-    before.games += tail.games;
+    absorb(pooled[pooled.length - 1], tail);
   }
   const stack: Block[] = [];
   for (const b of pooled) {
     stack.push({ ...b });
     while (stack.length > 1 && stack[stack.length - 2].hits / stack[stack.length - 2].n >= stack[stack.length - 1].hits / stack[stack.length - 1].n) {
       const top = stack.pop() as Block;
-      const below = stack[stack.length - 1];
-      below.x += top.x;
-      below.n += top.n;
-      below.hits += top.hits;
-      below.games += top.games;
+      absorb(stack[stack.length - 1], top);
     }
   }
   return stack;
@@ -164,16 +165,22 @@ export interface FitMethod {
   /** Bins per unit of x before pooling (at most RAW_BINS_PER_UNIT). */
   readonly binsPerUnit: number;
   /** How the points are joined (ChanceCurve.scale). */
-  readonly scale: 'linear' | 'logit';
+  readonly scale: 'linear' | 'logit' | 'step';
+  /** Count a point's games by their weight (Block.byGame) rather than one per game and bin. */
+  readonly effective?: boolean;
 }
 
-export const DEFAULT_FIT: FitMethod = { binsPerUnit: BINS_PER_UNIT, scale: 'linear' };
+/**
+ * The method chosen by cross-validation in the fit games (docs/benchmarks.md, "The chance meter"): bins of
+ * 1/32 of a unit, points joined linearly, a point's games counted by their weight.
+ */
+const DEFAULT_FIT: FitMethod = { binsPerUnit: 32, scale: 'linear', effective: true };
 
 /** A game's positions as the fit reads them: [curve key, x, positions, target]. */
 function fitSamples(game: ChanceGame): [string, number, number, number][] {
   const record = game.chance;
   if (record?.raw) return record.raw.map(([, key, bin, n, target]) => [key, bin / RAW_BINS_PER_UNIT, n, target]);
-  return (record?.fit ?? []).map(([key, bin, n, target]) => [key, bin / BINS_PER_UNIT, n, target]);
+  return (record?.fit ?? []).map(([key, bin, n, target]) => [key, bin / RAW_BINS_PER_UNIT, n, target]);
 }
 
 /** The curves from games played in fit mode; a key with fewer than minGames games in all gets none. */
@@ -183,19 +190,27 @@ export function fitCurves(games: readonly ChanceGame[], minGames = 30, method: F
     for (const [key, x, n, target] of fitSamples(game)) {
       const bin = Math.round(x * method.binsPerUnit);
       const byBin = bins.get(key) ?? new Map<number, Block & { last: number }>();
-      const block = byBin.get(bin) ?? { x: 0, n: 0, hits: 0, games: 0, last: -1 };
+      const block = byBin.get(bin) ?? { x: 0, n: 0, hits: 0, games: 0, last: -1, ...(method.effective ? { byGame: new Map<number, number>() } : {}) };
       block.x += x * n;
       block.n += n;
       block.hits += game.maxTile >= target ? n : 0;
       if (block.last !== index) block.games += 1;
       block.last = index;
+      block.byGame?.set(index, (block.byGame.get(index) ?? 0) + n);
       byBin.set(bin, block);
       bins.set(key, byBin);
     }
   }
   const curves: Record<string, ChanceCurve> = {};
   for (const key of [...bins.keys()].sort()) {
-    const sorted = [...(bins.get(key) as Map<number, Block>).entries()].sort((a, b) => a[0] - b[0]).map(([, { x, n, hits, games: g }]) => ({ x, n, hits, games: g }));
+    const sorted = [...(bins.get(key) as Map<number, Block & { last: number }>).entries()]
+      .sort((a, b) => a[0] - b[0])
+      .map(([, { x, n, hits, games: g, byGame }]): Block => {
+        if (!byGame) return { x, n, hits, games: g };
+        let squares = 0;
+        for (const m of byGame.values()) squares += m * m;
+        return { x, n, hits, games: (n * n) / squares, byGame };
+      });
     if (sorted.reduce((sum, b) => sum + b.games, 0) < minGames) continue;
     const blocks = monotoneBlocks(sorted, minGames);
     const round = (v: number): number => Math.round(v * 10_000) / 10_000;
@@ -205,8 +220,8 @@ export function fitCurves(games: readonly ChanceGame[], minGames = 30, method: F
       p: points.map((q) => round(q.p)),
       lo: points.map((q) => round(q.lo)),
       hi: points.map((q) => round(q.hi)),
-      games: points.map((q) => q.games),
-      ...(method.scale === 'logit' ? { scale: 'logit' as const } : {}),
+      games: points.map((q) => Math.round(q.games)),
+      ...(method.scale === 'linear' ? {} : { scale: method.scale }),
     };
   }
   return curves;

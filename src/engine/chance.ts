@@ -11,9 +11,10 @@
  *
  * which a curve per milestone and distance (target / largest tile) maps to a chance. The curves were fitted
  * on thousands of one-ply games (`npx tsx bench/chance.ts fit`: each position's x against whether its game
- * reached the milestone, binned by tenths of x and made monotone) and carry a 90 % interval from the number
- * of games behind each point. They belong to one network file (chance-curve.ts names its SHA-256; a unit test
- * fails when the shipped network changes until the fit is run again).
+ * reached the milestone, binned by 1/32 of a unit of x, pooled until each point rests on 30 games counted
+ * by weight, made monotone: cli/chance-samples.ts) and carry a 90 % interval from the games behind each
+ * point. They belong to one network file (chance-curve.ts names its SHA-256; a unit test fails when the
+ * shipped network changes until the fit is run again).
  *
  * Pure: no DOM, no chrome.*.
  */
@@ -36,8 +37,11 @@ export interface ChanceCurve {
   readonly lo: readonly number[];
   readonly hi: readonly number[];
   readonly games: readonly number[];
-  /** How the points are joined: linear in the chance (absent) or in its logit (readCurve). */
-  readonly scale?: 'logit';
+  /**
+   * How the points are joined (readCurve): linear in the chance (absent), linear in its logit, or steps (each
+   * point's chance holds up to halfway to the next: the pooled blocks' own chances).
+   */
+  readonly scale?: 'logit' | 'step';
 }
 
 export interface ChanceCurves {
@@ -105,6 +109,7 @@ function logit(p: number): number {
 
 /** Between two chances a and b at the share t of the way: linear, or linear in the logit. */
 function join(a: number, b: number, t: number, scale: ChanceCurve['scale']): number {
+  if (scale === 'step') return t < 0.5 ? a : b;
   if (scale !== 'logit' || a === b) return a + t * (b - a);
   const z = logit(a) + t * (logit(b) - logit(a));
   const p = 1 / (1 + Math.exp(-z));

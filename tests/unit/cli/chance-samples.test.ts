@@ -22,9 +22,9 @@ describe('fitting the chance curves', () => {
   it('fits a curve from games whose chance rises with x, and leaves out a key with too few games', () => {
     const games: ChanceGame[] = [];
     for (let g = 0; g < 400; g++) {
-      const bin = (g % 8) - 4; // x from −0.5 to 0.375
-      const reached = ((g >> 3) % 8) < bin + 4; // in (bin + 4) / 8 of the games at that x
-      games.push({ maxTile: reached ? 4096 : 2048, chance: { fit: [['4096/1', bin, 5, 4096], ...(g < 3 ? [['8192/2', 0, 1, 8192] as const] : [])] } });
+      const eighth = (g % 8) - 4; // x from −0.5 to 0.375
+      const reached = ((g >> 3) % 8) < eighth + 4; // in (eighth + 4) / 8 of the games at that x
+      games.push({ maxTile: reached ? 4096 : 2048, chance: { fit: [['4096/1', eighth * 8, 5, 4096], ...(g < 3 ? [['8192/2', 0, 1, 8192] as const] : [])] } });
     }
     const curves = fitCurves(games, 30);
     expect(Object.keys(curves)).toEqual(['4096/1']);
@@ -50,6 +50,10 @@ describe('fitting the chance curves', () => {
     expect(fine.x.length).toBeGreaterThan(coarse.x.length);
     expect(fine.x[0]).toBeCloseTo(-0.5, 3);
     expect(fine.games.reduce((a, b) => a + b, 0)).toBe(200);
+    // Counted by weight, a point resting on one game's many positions counts as one game, not as many bins.
+    const lone: ChanceGame[] = [{ maxTile: 4096, chance: { raw: [0, 1, 2, 3].map((b) => [0, '4096/1', b, 10, 4096] as const) } }];
+    expect(fitCurves(lone, 1, { binsPerUnit: 64, scale: 'linear' })['4096/1'].games.reduce((a, b) => a + b, 0)).toBe(4);
+    expect(fitCurves(lone, 1, { binsPerUnit: 64, scale: 'linear', effective: true })['4096/1'].games).toEqual([1]);
   });
 
   it('reproduces a steep curve within a few points, monotone, from many games', () => {
@@ -63,12 +67,14 @@ describe('fitting the chance curves', () => {
       const bin = Math.round(x * 64);
       games.push({ maxTile: random() < truth(bin / 64) ? 8192 : 4096, chance: { raw: [[1, '8192/2', bin, 1 + (g % 5), 8192]] } });
     }
-    const curve = fitCurves(games, 30, { binsPerUnit: 16, scale: 'logit' })['8192/2'];
-    for (let i = 1; i < curve.p.length; i++) {
-      expect(curve.p[i]).toBeGreaterThanOrEqual(curve.p[i - 1]);
-      expect(curve.x[i]).toBeGreaterThan(curve.x[i - 1]);
+    for (const method of [{ binsPerUnit: 16, scale: 'logit' as const }, { binsPerUnit: 32, scale: 'linear' as const, effective: true }]) {
+      const curve = fitCurves(games, 30, method)['8192/2'];
+      for (let i = 1; i < curve.p.length; i++) {
+        expect(curve.p[i]).toBeGreaterThanOrEqual(curve.p[i - 1]);
+        expect(curve.x[i]).toBeGreaterThan(curve.x[i - 1]);
+      }
+      for (let x = -0.6; x <= 0.9; x += 0.05) expect(Math.abs(readCurve(curve, x).p - truth(x)), `at x = ${x.toFixed(2)}`).toBeLessThan(0.08);
     }
-    for (let x = -0.6; x <= 0.9; x += 0.05) expect(Math.abs(readCurve(curve, x).p - truth(x)), `at x = ${x.toFixed(2)}`).toBeLessThan(0.08);
   });
 
   it('gives a 90 % interval that holds the share and narrows with more games', () => {

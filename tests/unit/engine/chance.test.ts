@@ -104,6 +104,12 @@ describe('reading a curve', () => {
     }
   });
 
+  it('holds each point\u2019s chance up to halfway to the next when the curve is in steps', () => {
+    const steps = { x: [0, 1], p: [0.1, 0.3], lo: [0.05, 0.2], hi: [0.2, 0.4], games: [40, 40], scale: 'step' as const };
+    expect(readCurve(steps, 0.4).p).toBe(0.1);
+    expect(readCurve(steps, 0.6).p).toBe(0.3);
+  });
+
   it('keeps a chance of 0 or 1 at a point inside [0, 1] in logit', () => {
     const edge = { x: [0, 1, 2], p: [0, 0.4, 1], lo: [0, 0.3, 0.9], hi: [0.1, 0.5, 1], games: [40, 40, 40], scale: 'logit' as const };
     for (let x = 0; x <= 2; x += 0.1) {
