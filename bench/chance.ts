@@ -9,6 +9,10 @@
  *       plays games the fit never saw (other seeds) and prints the reliability table: per tenth of the
  *       estimate, the mean estimate against the share of positions whose game reached the milestone; --plot
  *       draws it (headless Chromium) as a PNG.
+ *   --save FILE.json (fit, measure): also writes each game's raw records (every position's feature at 1/64 of a
+ *       unit per curve key, for the next milestone and the one after, with the game's best tile) for refitting
+ *       offline (bench/chance-offline.ts).
+ *   --from FILE.json (fit): fits the curves from games a --save wrote (same network) instead of playing.
  *   npx tsx bench/chance.ts cost [--moves 3000] [--time-ms 100]
  *       what the meter adds to a move of the autopilot: one one-ply game's positions, each estimated (CPU
  *       time per estimate) and, for every 100th, searched by expectimax at the budget (the workers' order:
@@ -22,8 +26,8 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { runGamesInWorkers } from '../src/cli/bench-pool';
-import { curveSource, fitCurves, formatReliability, reliability } from '../src/cli/chance-samples';
-import type { ChanceMode, Reliability } from '../src/cli/chance-samples';
+import { RAW_BINS_PER_UNIT, curveSource, fitCurves, formatReliability, reliability } from '../src/cli/chance-samples';
+import type { ChanceGame, ChanceMode, ChanceRecord, Reliability } from '../src/cli/chance-samples';
 import { endProgress, progress } from '../src/cli/progress-line';
 import { estimateChance, getStrategy } from '../src/engine/index';
 import type { Grid } from '../src/engine/index';
@@ -39,18 +43,42 @@ export function networkIdentity(file: string): string {
   return createHash('sha256').update(readFileSync(file)).digest('hex');
 }
 
-async function play(mode: ChanceMode, games: number, seed: number, jobs: number, network: string): Promise<Awaited<ReturnType<typeof runGamesInWorkers>>> {
+async function play(mode: ChanceMode, games: number, seed: number, jobs: number, network: string, raw: boolean): Promise<Awaited<ReturnType<typeof runGamesInWorkers>>> {
   const started = performance.now();
   const results = await runGamesInWorkers({
     games,
     seed,
     jobs,
-    settings: { strategy: 'network', options: {}, network, chance: mode },
+    settings: { strategy: 'network', options: {}, network, chance: mode, ...(raw ? { chanceRaw: true } : {}) },
     onProgress: (p) => progress(`${mode}: ${p.done}/${p.total} games, ${((performance.now() - started) / 1000).toFixed(0)} s`),
   });
   endProgress();
   process.stdout.write(`${mode}: ${games} one-ply games (seed ${seed}, ${jobs} threads) in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
   return results;
+}
+
+/**
+ * --save FILE.json: each game's seed, best tile and raw records (ChanceRecord.raw: every position's feature at
+ * RAW_BINS_PER_UNIT per curve key, for the next milestone and the one after), so that fitting methods can be
+ * fitted on the fit games and judged on the measure games without playing again.
+ */
+function save(file: string, mode: ChanceMode, seed: number, network: string, results: Awaited<ReturnType<typeof runGamesInWorkers>>): void {
+  const games = results.map((r) => ({ seed: r.seed, maxTile: r.maxTile, raw: r.chance?.raw ?? [] }));
+  writeFileSync(file, JSON.stringify({ mode, seed, network: networkIdentity(network), binsPerUnit: RAW_BINS_PER_UNIT, games }));
+  process.stdout.write(`save: ${games.length} games' raw records written to ${file}\n`);
+}
+
+interface SavedGames {
+  readonly seed: number;
+  readonly network: string;
+  readonly games: readonly { seed: number; maxTile: number; raw: NonNullable<ChanceRecord['raw']> }[];
+}
+
+/** --from FILE.json (fit): the games a --save wrote, for the same network, instead of playing them again. */
+function loadSaved(file: string, network: string): ChanceGame[] {
+  const saved = JSON.parse(readFileSync(file, 'utf8')) as SavedGames;
+  if (saved.network !== networkIdentity(network)) throw new Error(`${file} was played with another network than ${network}`);
+  return saved.games.map((g) => ({ maxTile: g.maxTile, chance: { raw: g.raw } }));
 }
 
 function plotHtml(result: Reliability): string {
@@ -110,13 +138,15 @@ async function main(): Promise<void> {
       jobs: { type: 'string' },
       network: { type: 'string' },
       plot: { type: 'string' },
+      save: { type: 'string' },
+      from: { type: 'string' },
       json: { type: 'boolean' },
       moves: { type: 'string' },
       'time-ms': { type: 'string' },
     },
   });
   const command = positionals[0];
-  if (command !== 'fit' && command !== 'measure' && command !== 'cost') throw new Error('usage: npx tsx bench/chance.ts fit|measure|cost [--games N] [--seed K] [--jobs J] [--network F] [--plot FILE.png] [--json] [--moves N] [--time-ms T]');
+  if (command !== 'fit' && command !== 'measure' && command !== 'cost') throw new Error('usage: npx tsx bench/chance.ts fit|measure|cost [--games N] [--seed K] [--jobs J] [--network F] [--plot FILE.png] [--save FILE.json] [--from FILE.json] [--json] [--moves N] [--time-ms T]');
   const network = values.network ?? NETWORK;
   if (command === 'cost') {
     await cost(network, Number(values.moves ?? 3000), Number(values['time-ms'] ?? 100));
@@ -124,9 +154,16 @@ async function main(): Promise<void> {
   }
   const jobs = Number(values.jobs ?? availableParallelism());
   if (command === 'fit') {
-    const games = Number(values.games ?? 4000);
-    const seed = Number(values.seed ?? 41000);
-    const results = await play('fit', games, seed, jobs, network);
+    const saved = values.from ? (JSON.parse(readFileSync(values.from, 'utf8')) as SavedGames) : null;
+    const games = saved ? saved.games.length : Number(values.games ?? 4000);
+    const seed = saved ? saved.seed : Number(values.seed ?? 41000);
+    let results: ChanceGame[];
+    if (values.from) results = loadSaved(values.from, network);
+    else {
+      const played = await play('fit', games, seed, jobs, network, values.save !== undefined);
+      if (values.save) save(values.save, 'fit', seed, network, played);
+      results = played;
+    }
     const curves = fitCurves(results);
     const identity = networkIdentity(network);
     writeFileSync(CURVE_FILE, curveSource({ network: identity, fittedOn: `${games} one-ply network games, seed ${seed}`, curves }));
@@ -135,7 +172,8 @@ async function main(): Promise<void> {
   }
   const games = Number(values.games ?? 1000);
   const seed = Number(values.seed ?? 43000);
-  const results = await play('measure', games, seed, jobs, network);
+  const results = await play('measure', games, seed, jobs, network, values.save !== undefined);
+  if (values.save) save(values.save, 'measure', seed, network, results);
   const table = reliability(results);
   process.stdout.write(`${formatReliability(table).join('\n')}\n`);
   if (values.plot) plot(table, values.plot);

@@ -5,7 +5,7 @@
  * really reached (reliability: `npm run bench -- --chance`, `npx tsx bench/chance.ts measure`).
  */
 import { DIRECTIONS, legalMoves, maxTile } from '../engine/index';
-import type { Grid } from '../engine/index';
+import type { Grid, MoveValues } from '../engine/index';
 import { chanceFeature, chanceFromValues, curveKey, nextMilestone, progressOf } from '../engine/chance';
 import type { ChanceCurve, ChanceCurves } from '../engine/chance';
 import { networkMoveValues } from '../engine/strategies/network';
@@ -13,30 +13,38 @@ import { networkMoveValues } from '../engine/strategies/network';
 /** fit: each position's feature for the curves; measure: each position's estimate. */
 export type ChanceMode = 'fit' | 'measure';
 
-/** Bins per unit of the feature x (log2 of a ratio: an eighth of a doubling). */
-const BINS_PER_UNIT = 8;
+/** Bins per unit of x in the records (fit and raw, `bench/chance.ts --save`): fine enough to rebin as a FitMethod says. */
+export const RAW_BINS_PER_UNIT = 64;
 
 /**
- * What one game collected. fit: [curve key, bin of x, positions, target]; measure: [0 next | 1 after,
+ * What one game collected. fit: [curve key, bin of x at RAW_BINS_PER_UNIT, positions, target]; measure: [0 next | 1 after,
  * tenth of the estimate, target, positions, sum of the estimates]. Whether the target came is known from
  * the game's best tile.
  */
 export interface ChanceRecord {
   readonly fit?: readonly (readonly [string, number, number, number])[];
   readonly measure?: readonly (readonly [number, number, number, number, number])[];
+  /** With raw on (either mode): [0 next | 1 after, curve key, bin of x at RAW_BINS_PER_UNIT, positions, target]. */
+  readonly raw?: readonly (readonly [number, string, number, number, number])[];
 }
 
 export class ChanceCollector {
   private readonly fit = new Map<string, [string, number, number, number]>();
   private readonly measure = new Map<string, [number, number, number, number, number]>();
+  private readonly raw = new Map<string, [number, string, number, number, number]>();
 
-  constructor(private readonly mode: ChanceMode) {}
+  /** raw: also keep each position's feature at RAW_BINS_PER_UNIT (for refitting offline). */
+  constructor(
+    private readonly mode: ChanceMode,
+    private readonly keepRaw = false,
+  ) {}
 
   /** One position of the game (before the move from it). */
   observe(grid: Grid): void {
     const roots = legalMoves(grid).map((move) => DIRECTIONS.indexOf(move));
     const values = roots.length > 0 ? networkMoveValues(grid, roots) : null;
     if (!values) return;
+    if (this.keepRaw) this.observeRaw(grid, values);
     if (this.mode === 'measure') {
       const estimate = chanceFromValues(grid, values);
       if (!estimate) return;
@@ -57,7 +65,7 @@ export class ChanceCollector {
     const top = Math.max(...Object.values(values));
     const progress = progressOf(grid);
     for (const tile of [target, target * 2]) {
-      const bin = Math.round(chanceFeature(progress, top, tile) * BINS_PER_UNIT);
+      const bin = Math.round(chanceFeature(progress, top, tile) * RAW_BINS_PER_UNIT);
       const key = `${curveKey(tile, best)}|${bin}`;
       const row = this.fit.get(key) ?? [curveKey(tile, best), bin, 0, tile];
       row[2] += 1;
@@ -65,8 +73,25 @@ export class ChanceCollector {
     }
   }
 
+  private observeRaw(grid: Grid, values: MoveValues): void {
+    const best = maxTile(grid);
+    const target = nextMilestone(best);
+    if (target === null) return;
+    const top = Math.max(...Object.values(values));
+    const progress = progressOf(grid);
+    for (const [which, tile] of [target, target * 2].entries()) {
+      const bin = Math.round(chanceFeature(progress, top, tile) * RAW_BINS_PER_UNIT);
+      const key = curveKey(tile, best);
+      const id = `${which}|${key}|${bin}`;
+      const row = this.raw.get(id) ?? [which, key, bin, 0, tile];
+      row[3] += 1;
+      this.raw.set(id, row);
+    }
+  }
+
   record(): ChanceRecord {
-    return this.mode === 'fit' ? { fit: [...this.fit.values()] } : { measure: [...this.measure.values()] };
+    const raw = this.keepRaw ? { raw: [...this.raw.values()] } : {};
+    return this.mode === 'fit' ? { fit: [...this.fit.values()], ...raw } : { measure: [...this.measure.values()], ...raw };
   }
 }
 
@@ -89,7 +114,23 @@ interface Block {
   x: number; // sum of x × positions
   n: number; // positions
   hits: number; // positions whose game reached the target
-  games: number; // (game, bin) pairs
+  games: number; // (game, bin) pairs, or the effective number of games when byGame is kept
+  /** Positions per game (FitMethod.effective): games is then (Σ n)² / Σ n², the games a share rests on. */
+  byGame?: Map<number, number>;
+}
+
+function absorb(into: Block, from: Block): void {
+  into.x += from.x;
+  into.n += from.n;
+  into.hits += from.hits;
+  if (into.byGame && from.byGame) {
+    const merged = new Map(into.byGame);
+    for (const [game, n] of from.byGame) merged.set(game, (merged.get(game) ?? 0) + n);
+    into.byGame = merged;
+    let squares = 0;
+    for (const n of merged.values()) squares += n * n;
+    into.games = (into.n * into.n) / squares;
+  } else into.games += from.games;
 }
 
 /**
@@ -100,55 +141,76 @@ export function monotoneBlocks(blocks: readonly Block[], minGames: number): Bloc
   const pooled: Block[] = [];
   for (const b of blocks) {
     const last = pooled.at(-1);
-    if (last && last.games < minGames) {
-      last.x += b.x;
-      last.n += b.n;
-      last.hits += b.hits;
-      last.games += b.games;
-    } else pooled.push({ ...b });
+    if (last && last.games < minGames) absorb(last, b);
+    else pooled.push({ ...b });
   }
   const tail = pooled.at(-1);
   if (pooled.length > 1 && tail && tail.games < minGames) {
-    const before = pooled[pooled.length - 2];
     pooled.pop();
-    before.x += tail.x;
-    before.n += tail.n;
-    before.hits += tail.hits;
-    before.games += tail.games;
+    absorb(pooled[pooled.length - 1], tail);
   }
   const stack: Block[] = [];
   for (const b of pooled) {
     stack.push({ ...b });
     while (stack.length > 1 && stack[stack.length - 2].hits / stack[stack.length - 2].n >= stack[stack.length - 1].hits / stack[stack.length - 1].n) {
       const top = stack.pop() as Block;
-      const below = stack[stack.length - 1];
-      below.x += top.x;
-      below.n += top.n;
-      below.hits += top.hits;
-      below.games += top.games;
+      absorb(stack[stack.length - 1], top);
     }
   }
   return stack;
 }
 
+/** How the curves are fitted (bench/chance-offline.ts compares methods on saved games). */
+export interface FitMethod {
+  /** Bins per unit of x before pooling (at most RAW_BINS_PER_UNIT). */
+  readonly binsPerUnit: number;
+  /** How the points are joined (ChanceCurve.scale). */
+  readonly scale: 'linear' | 'logit' | 'step';
+  /** Count a point's games by their weight (Block.byGame) rather than one per game and bin. */
+  readonly effective?: boolean;
+}
+
+/**
+ * The method chosen by cross-validation in the fit games (docs/benchmarks.md, "The chance meter"): bins of
+ * 1/32 of a unit, points joined linearly, a point's games counted by their weight.
+ */
+const DEFAULT_FIT: FitMethod = { binsPerUnit: 32, scale: 'linear', effective: true };
+
+/** A game's positions as the fit reads them: [curve key, x, positions, target]. */
+function fitSamples(game: ChanceGame): [string, number, number, number][] {
+  const record = game.chance;
+  if (record?.raw) return record.raw.map(([, key, bin, n, target]) => [key, bin / RAW_BINS_PER_UNIT, n, target]);
+  return (record?.fit ?? []).map(([key, bin, n, target]) => [key, bin / RAW_BINS_PER_UNIT, n, target]);
+}
+
 /** The curves from games played in fit mode; a key with fewer than minGames games in all gets none. */
-export function fitCurves(games: readonly ChanceGame[], minGames = 30): Record<string, ChanceCurve> {
-  const bins = new Map<string, Map<number, Block>>();
-  for (const game of games) {
-    for (const [key, bin, n, target] of game.chance?.fit ?? []) {
-      const byBin = bins.get(key) ?? new Map<number, Block>();
-      const block = byBin.get(bin) ?? { x: 0, n: 0, hits: 0, games: 0 };
-      block.x += (bin / BINS_PER_UNIT) * n;
+export function fitCurves(games: readonly ChanceGame[], minGames = 30, method: FitMethod = DEFAULT_FIT): Record<string, ChanceCurve> {
+  const bins = new Map<string, Map<number, Block & { last: number }>>();
+  for (const [index, game] of games.entries()) {
+    for (const [key, x, n, target] of fitSamples(game)) {
+      const bin = Math.round(x * method.binsPerUnit);
+      const byBin = bins.get(key) ?? new Map<number, Block & { last: number }>();
+      const block = byBin.get(bin) ?? { x: 0, n: 0, hits: 0, games: 0, last: -1, ...(method.effective ? { byGame: new Map<number, number>() } : {}) };
+      block.x += x * n;
       block.n += n;
       block.hits += game.maxTile >= target ? n : 0;
-      block.games += 1;
+      if (block.last !== index) block.games += 1;
+      block.last = index;
+      block.byGame?.set(index, (block.byGame.get(index) ?? 0) + n);
       byBin.set(bin, block);
       bins.set(key, byBin);
     }
   }
   const curves: Record<string, ChanceCurve> = {};
   for (const key of [...bins.keys()].sort()) {
-    const sorted = [...(bins.get(key) as Map<number, Block>).entries()].sort((a, b) => a[0] - b[0]).map(([, block]) => block);
+    const sorted = [...(bins.get(key) as Map<number, Block & { last: number }>).entries()]
+      .sort((a, b) => a[0] - b[0])
+      .map(([, { x, n, hits, games: g, byGame }]): Block => {
+        if (!byGame) return { x, n, hits, games: g };
+        let squares = 0;
+        for (const m of byGame.values()) squares += m * m;
+        return { x, n, hits, games: (n * n) / squares, byGame };
+      });
     if (sorted.reduce((sum, b) => sum + b.games, 0) < minGames) continue;
     const blocks = monotoneBlocks(sorted, minGames);
     const round = (v: number): number => Math.round(v * 10_000) / 10_000;
@@ -158,7 +220,8 @@ export function fitCurves(games: readonly ChanceGame[], minGames = 30): Record<s
       p: points.map((q) => round(q.p)),
       lo: points.map((q) => round(q.lo)),
       hi: points.map((q) => round(q.hi)),
-      games: points.map((q) => q.games),
+      games: points.map((q) => Math.round(q.games)),
+      ...(method.scale === 'linear' ? {} : { scale: method.scale }),
     };
   }
   return curves;

@@ -35,6 +35,8 @@ export interface GameSettings {
   readonly network?: string | null;
   /** The chance meter at every position (the bench's --chance: measure; bench/chance.ts fit: fit). */
   readonly chance?: ChanceMode;
+  /** With chance: also keep each position's feature finely (ChanceRecord.raw; bench/chance.ts --save). */
+  readonly chanceRaw?: boolean;
 }
 
 export interface GameState {
@@ -82,7 +84,7 @@ export async function playGame(index: number, seed: number, settings: GameSettin
   const bank = settings.bank !== undefined ? new TimeBank(settings.options.timeMs ?? DEFAULT_TIME_MS, settings.bank) : null;
   let extendedMoves = 0;
   const { signal } = hooks;
-  const chance = settings.chance ? new ChanceCollector(settings.chance) : null;
+  const chance = settings.chance ? new ChanceCollector(settings.chance, settings.chanceRaw === true) : null;
   hooks.onState?.({ grid, score, moves, thinkMs, lastMove: null, lastChoice: null });
   for (;;) {
     // With a signal, let the event loop run between moves so that an abort (Ctrl-C) is seen even when the

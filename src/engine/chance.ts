@@ -11,9 +11,10 @@
  *
  * which a curve per milestone and distance (target / largest tile) maps to a chance. The curves were fitted
  * on thousands of one-ply games (`npx tsx bench/chance.ts fit`: each position's x against whether its game
- * reached the milestone, binned by tenths of x and made monotone) and carry a 90 % interval from the number
- * of games behind each point. They belong to one network file (chance-curve.ts names its SHA-256; a unit test
- * fails when the shipped network changes until the fit is run again).
+ * reached the milestone, binned by 1/32 of a unit of x, pooled until each point rests on 30 games counted
+ * by weight, made monotone: cli/chance-samples.ts) and carry a 90 % interval from the games behind each
+ * point. They belong to one network file (chance-curve.ts names its SHA-256; a unit test fails when the
+ * shipped network changes until the fit is run again).
  *
  * Pure: no DOM, no chrome.*.
  */
@@ -36,6 +37,11 @@ export interface ChanceCurve {
   readonly lo: readonly number[];
   readonly hi: readonly number[];
   readonly games: readonly number[];
+  /**
+   * How the points are joined (readCurve): linear in the chance (absent), linear in its logit, or steps (each
+   * point's chance holds up to halfway to the next: the pooled blocks' own chances).
+   */
+  readonly scale?: 'logit' | 'step';
 }
 
 export interface ChanceCurves {
@@ -93,7 +99,25 @@ export function chanceFeature(progress: number, value: number, target: number): 
   return Math.log2(Math.max(1, progress + value) / scoreOfTile(target));
 }
 
-/** A curve's chance at x: linear between its points, flat beyond its ends. */
+/** Chances this close to 0 or 1 are joined in logit as if they were this far in (a logit needs 0 < p < 1). */
+const LOGIT_EDGE = 0.001;
+
+function logit(p: number): number {
+  const q = Math.min(1 - LOGIT_EDGE, Math.max(LOGIT_EDGE, p));
+  return Math.log(q / (1 - q));
+}
+
+/** Between two chances a and b at the share t of the way: linear, or linear in the logit. */
+function join(a: number, b: number, t: number, scale: ChanceCurve['scale']): number {
+  if (scale === 'step') return t < 0.5 ? a : b;
+  if (scale !== 'logit' || a === b) return a + t * (b - a);
+  const z = logit(a) + t * (logit(b) - logit(a));
+  const p = 1 / (1 + Math.exp(-z));
+  // The clamp's edge is not a chance the curve holds: keep the result between the two points.
+  return Math.min(Math.max(a, b), Math.max(Math.min(a, b), p));
+}
+
+/** A curve's chance at x: between its points joined as curve.scale says, flat beyond its ends. */
 export function readCurve(curve: ChanceCurve, x: number): { p: number; lo: number; hi: number } {
   const n = curve.x.length;
   if (x <= curve.x[0]) return { p: curve.p[0], lo: curve.lo[0], hi: curve.hi[0] };
@@ -101,7 +125,7 @@ export function readCurve(curve: ChanceCurve, x: number): { p: number; lo: numbe
   let i = 1;
   while (curve.x[i] < x) i++;
   const t = (x - curve.x[i - 1]) / (curve.x[i] - curve.x[i - 1]);
-  const at = (ys: readonly number[]): number => ys[i - 1] + t * (ys[i] - ys[i - 1]);
+  const at = (ys: readonly number[]): number => join(ys[i - 1], ys[i], t, curve.scale);
   return { p: at(curve.p), lo: at(curve.lo), hi: at(curve.hi) };
 }
 

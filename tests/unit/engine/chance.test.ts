@@ -86,6 +86,40 @@ describe('reading a curve', () => {
     expect(readCurve(curve, -5).p).toBe(0.1);
     expect(readCurve(curve, 9).p).toBe(0.9);
   });
+
+  it('joins the points in logit when the curve says so: low between a low and a high point, exact at the points, flat beyond', () => {
+    const steep = { x: [0, 1], p: [0.02, 0.5], lo: [0.01, 0.45], hi: [0.04, 0.55], games: [40, 40], scale: 'logit' as const };
+    const logit = (p: number): number => Math.log(p / (1 - p));
+    const mid = readCurve(steep, 0.5);
+    expect(mid.p).toBeCloseTo(1 / (1 + Math.exp(-(logit(0.02) + logit(0.5)) / 2)), 6);
+    expect(mid.p).toBeLessThan(readCurve({ ...steep, scale: undefined }, 0.5).p);
+    expect(readCurve(steep, 0).p).toBeCloseTo(0.02, 9);
+    expect(readCurve(steep, 1).p).toBeCloseTo(0.5, 9);
+    expect(readCurve(steep, -3)).toEqual({ p: 0.02, lo: 0.01, hi: 0.04 });
+    for (let x = 0; x <= 1; x += 0.05) {
+      const r = readCurve(steep, x);
+      expect(r.lo).toBeLessThanOrEqual(r.p);
+      expect(r.hi).toBeGreaterThanOrEqual(r.p);
+      expect(r.p).toBeGreaterThanOrEqual(readCurve(steep, x - 0.05).p);
+    }
+  });
+
+  it('holds each point\u2019s chance up to halfway to the next when the curve is in steps', () => {
+    const steps = { x: [0, 1], p: [0.1, 0.3], lo: [0.05, 0.2], hi: [0.2, 0.4], games: [40, 40], scale: 'step' as const };
+    expect(readCurve(steps, 0.4).p).toBe(0.1);
+    expect(readCurve(steps, 0.6).p).toBe(0.3);
+  });
+
+  it('keeps a chance of 0 or 1 at a point inside [0, 1] in logit', () => {
+    const edge = { x: [0, 1, 2], p: [0, 0.4, 1], lo: [0, 0.3, 0.9], hi: [0.1, 0.5, 1], games: [40, 40, 40], scale: 'logit' as const };
+    for (let x = 0; x <= 2; x += 0.1) {
+      const r = readCurve(edge, x);
+      expect(r.p).toBeGreaterThanOrEqual(0);
+      expect(r.p).toBeLessThanOrEqual(1);
+    }
+    expect(readCurve(edge, 0.5).p).toBeGreaterThan(0);
+    expect(readCurve(edge, 1.5).p).toBeLessThan(1);
+  });
 });
 
 describe('the estimate from the moves\u2019 values', () => {
