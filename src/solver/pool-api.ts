@@ -58,6 +58,8 @@ export interface SolveResult {
   readonly choice: MoveChoice;
   /** Set when the move did not come from the full search (a worker failed): a status the popup words. */
   readonly note?: StatusMessage;
+  /** An expectimax decision: shared by every worker on one table (a split session), or split by root move. */
+  readonly split?: 'shared' | 'roots';
 }
 
 /** A request that was cancelled, or replaced by a newer one on its channel. */

@@ -92,7 +92,9 @@ export class SolverPool {
         choice: { strategy: request.strategy, move: null, values: {}, depth: 0, nodes: 0, ms: 0 },
       });
     }
-    const result = new Promise<SolveResult>((resolve, reject) => {
+    const split = request.strategy === 'expectimax' ? (whole ? 'shared' : 'roots') : undefined;
+    const result = new Promise<SolveResult>((done, reject) => {
+      const resolve = (answer: SolveResult): void => done(split ? { ...answer, split } : answer);
       const tasks: Task[] = [];
       const search: Search<Task> = { key, channel, request, tasks, results: plans.map(() => null), failures: [], pending: plans.length, settled: false, resolve, reject };
       plans.forEach((options, index) => tasks.push({ id: this.nextTaskId++, index, options, search, slot: null, whole }));
