@@ -169,7 +169,8 @@ export class PoolSplit implements SplitHost {
           network: search.network && run.network,
           generation,
           clear,
-          chance: index === 0 && run.network,
+          // The chance meter's estimate depends on the board alone: asked of one worker, once per decision.
+          chance: index === 0 && run.network && this.chance === null,
         };
         try {
           thread.post(message);
