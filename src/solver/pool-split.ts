@@ -51,9 +51,12 @@ export interface SplitSide {
   end(task: Task, choice: MoveChoice | null, failure: string | null): void;
 }
 
-/** Is `request` searched as a split session (expectimax on a 4x4 board; not while the network is in the workers' own copies)? */
+/**
+ * Is `request` searched as a split session (expectimax on a 4x4 board; not while the network is in the workers'
+ * own copies, nor once a worker could not search its share)?
+ */
 export function splitsRequest(split: PoolSplit | null, network: NetworkSupply | null, request: SolveRequest): boolean {
-  if (!split || request.strategy !== 'expectimax' || !splitSearchable(request.board, request.options)) return false;
+  if (!split || split.broken || request.strategy !== 'expectimax' || !splitSearchable(request.board, request.options)) return false;
   return !(network?.state === 'ready' && !network.shared);
 }
 

@@ -61,6 +61,8 @@ export class PoolSplit implements SplitHost {
   private run: Run | null = null;
   private iteration: Iteration | null = null;
   private chance: ChanceEstimate | null = null;
+  /** A worker could not search its share (its split core failed to load, say): the pool splits by root move from then on. */
+  broken = false;
 
   constructor(readonly bits = SPLIT_TABLE_BITS) {
     this.memory = createSharedMemory(bits);
@@ -107,7 +109,10 @@ export class PoolSplit implements SplitHost {
   answer(thread: number, response: SplitAnswer): void {
     const iteration = this.iteration;
     if (!iteration || response.id !== iteration.id || !iteration.waiting.has(thread)) return;
-    if (response.type === 'split-failed') this.failed(thread, `a solver worker failed: ${response.error}`);
+    if (response.type === 'split-failed') {
+      this.broken = true;
+      this.failed(thread, `a solver worker failed: ${response.error}`);
+    }
     else {
       response.executions.forEach((n, dir) => (iteration.executions[dir] += n));
       if (response.chance) this.chance = response.chance;

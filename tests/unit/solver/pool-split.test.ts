@@ -139,6 +139,23 @@ describe('SolverPool with a split', () => {
     expect(sent([workers[2]], 'split-attach')).toHaveLength(1);
   });
 
+  it('goes back to the split by root move once a worker cannot search its share', async () => {
+    const { pool, workers } = makePool(true);
+    await pool.solve({ requestId: 'warm', strategy: 'expectimax', board: OPEN, options: { depth: 1 } });
+    // A worker whose split core never loaded answers split-failed.
+    const broken = workers[1];
+    broken.postMessage = (message: WorkerRequest): void => {
+      broken.received.push(message);
+      if (message.type === 'split-search') setTimeout(() => broken.onmessage?.({ data: { type: 'split-failed', id: message.id, error: 'no split core' } }), 0);
+      else if (message.type === 'start') setTimeout(() => broken.onmessage?.({ data: { type: 'result', id: message.id, choice: { strategy: 'expectimax', move: 'up', values: {}, depth: 1, nodes: 1, ms: 1 } } }), 0);
+    };
+    const failed = await pool.solve({ requestId: 'a', strategy: 'expectimax', board: OPEN, options: { timeMs: 40 } });
+    expect(failed.note).toBeDefined();
+    const next = await pool.solve({ requestId: 'b', strategy: 'expectimax', board: OPEN, options: { timeMs: 20 } });
+    expect(next.split).toBe('roots');
+    expect(next.note).toBeUndefined();
+  });
+
   it('splits other strategies by root move', async () => {
     const { pool, workers } = makePool(true);
     await pool.solve({ requestId: 'a', strategy: 'minimax', board: OPEN, options: { timeMs: 20 } });
