@@ -55,15 +55,27 @@ export interface SplitSide {
  * Is `request` searched as a split session (expectimax on a 4x4 board; not while the network is in the workers'
  * own copies, nor once a worker could not search its share)?
  */
-export function splitsRequest(split: PoolSplit | null, network: NetworkSupply | null, request: SolveRequest): boolean {
+function splitsRequest(split: PoolSplit | null, network: NetworkSupply | null, request: SolveRequest): boolean {
   if (!split || split.broken || request.strategy !== 'expectimax' || !splitSearchable(request.board, request.options)) return false;
   return !(network?.state === 'ready' && !network.shared);
 }
 
-/** Start `task`'s split session on every worker when all are idle (false: not now). */
-export function startSplit(side: SplitSide, task: Task): boolean {
+/**
+ * The parts of a search (`parts`: planParts'), or, for a split session, one part that every worker runs; `split`:
+ * how an expectimax decision is shared (the solver's reply says it).
+ */
+export function planSearch(split: PoolSplit | null, network: NetworkSupply | null, request: SolveRequest, parts: SearchOptions[]): { plans: SearchOptions[]; whole: boolean; split?: 'shared' | 'roots' } {
+  const whole = parts.length > 0 && splitsRequest(split, network, request);
+  const plans = whole ? [request.options] : parts;
+  return request.strategy === 'expectimax' ? { plans, whole, split: whole ? 'shared' : 'roots' } : { plans, whole };
+}
+
+/** Start the split session at the head of `queue` on every worker when all are idle, taking it off the queue (false: not now). */
+export function startSplit(side: SplitSide, queue: Task[]): boolean {
   const { split, slots, config } = side;
+  const task = queue[0];
   if (!split || slots.some((slot) => slot.task !== null)) return false;
+  queue.shift();
   const { request } = task.search;
   const limit = partLimitMs(request.strategy, task.options, config);
   for (const slot of slots) {

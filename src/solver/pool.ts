@@ -34,7 +34,7 @@ import { NetworkDecoder } from './network-decoder';
 import { partLimitMs, planParts } from './pool-plan';
 import { partDone, settle, type Search } from './pool-search';
 import type { PoolSplit } from './split-host';
-import { cancelSplit, splitsRequest, startSplit } from './pool-split';
+import { cancelSplit, planSearch, startSplit } from './pool-split';
 import type { Slot, SplitSide, Task } from './pool-split';
 import { SearchCancelledError, type PoolConfig, type PoolStats, type SolveRequest, type SolveResult, type SolverWorker } from './pool-api';
 
@@ -51,24 +51,13 @@ export class SolverPool {
   private loader: NetworkDecoder | null = null;
   readonly size: number;
   private readonly split: PoolSplit | null;
-  /** What the split sessions' tasks (./pool-split.ts) use of the pool. */
-  private readonly splitSide: SplitSide;
+  private readonly splitSide: SplitSide; // what the split sessions' tasks (./pool-split.ts) use of the pool
 
   constructor(private readonly config: PoolConfig) {
     this.size = Math.max(1, Math.floor(config.size));
     this.split = config.split ?? null;
-    this.splitSide = {
-      split: this.split,
-      slots: this.slots,
-      config,
-      networkReady: () => this.network?.state === 'ready',
-      arm: (slot, ms, reason) => this.arm(slot, ms, reason),
-      end: (task, choice, failure) => {
-        for (const slot of this.slots) if (slot.task === task) this.release(slot);
-        this.finishTask(task, choice, failure);
-        this.pump();
-      },
-    };
+    const end = (task: Task, choice: MoveChoice | null, failure: string | null): void => this.endSplit(task, choice, failure);
+    this.splitSide = { split: this.split, slots: this.slots, config, networkReady: () => this.network?.state === 'ready', arm: (slot, ms, why) => this.arm(slot, ms, why), end };
     this.network = config.network ? new NetworkSupply(config.network, () => this.networkChanged()) : null;
   }
 
@@ -84,15 +73,8 @@ export class SolverPool {
 
     const loadsNetwork = this.network?.state === 'idle' && NetworkSupply.wanted(request.strategy, request.board);
     const legal = this.config.engine.legalMoves(request.board);
-    let plans = planParts(request.strategy, request.options, legal, this.size, (Date.now() ^ this.nextTaskId) | 0);
-    const whole = plans.length > 0 && splitsRequest(this.split, this.network, request);
-    if (whole) plans = [request.options];
-    if (plans.length === 0) {
-      return Promise.resolve({
-        choice: { strategy: request.strategy, move: null, values: {}, depth: 0, nodes: 0, ms: 0 },
-      });
-    }
-    const split = request.strategy === 'expectimax' ? (whole ? 'shared' : 'roots') : undefined;
+    const { plans, whole, split } = planSearch(this.split, this.network, request, planParts(request.strategy, request.options, legal, this.size, (Date.now() ^ this.nextTaskId) | 0));
+    if (plans.length === 0) return Promise.resolve({ choice: { strategy: request.strategy, move: null, values: {}, depth: 0, nodes: 0, ms: 0 } });
     const result = new Promise<SolveResult>((done, reject) => {
       const resolve = (answer: SolveResult): void => done(split ? { ...answer, split } : answer);
       const tasks: Task[] = [];
@@ -151,7 +133,6 @@ export class SolverPool {
   /** Cancel everything and terminate the workers. */
   dispose(): void {
     this.disposed = true;
-    this.split?.cancel();
     this.endLoader(null);
     for (const search of [...this.searches.values()]) this.cancelSearch(search, 'the solver shut down');
     for (const slot of this.slots) {
@@ -171,10 +152,9 @@ export class SolverPool {
       // is handed to them none starts, so that the parts of a search are valued one way.
       if (this.handingOver()) return;
       if (this.queue[0].whole) {
-        while (this.slots.length < this.size) this.addSlot();
-        if (!startSplit(this.splitSide, this.queue[0])) return;
-        this.queue.shift();
-        continue;
+        this.warm();
+        if (startSplit(this.splitSide, this.queue)) continue;
+        return;
       }
       let slot = this.slots.find((candidate) => candidate.task === null);
       if (!slot && this.slots.length < this.size) slot = this.addSlot();
@@ -376,6 +356,12 @@ export class SolverPool {
     if (this.network?.state === 'failed' && slot.network !== 'none') this.replaceWorker(slot);
   }
 
+  private endSplit(task: Task, choice: MoveChoice | null, failure: string | null): void {
+    for (const slot of this.slots) if (slot.task === task) this.release(slot);
+    this.finishTask(task, choice, failure);
+    this.pump();
+  }
+
   private finishTask(task: Task, choice: MoveChoice | null, failure: string | null): void {
     if (partDone(task.search, task.index, choice, failure)) this.complete(task.search);
   }
@@ -397,10 +383,7 @@ export class SolverPool {
     for (const task of search.tasks) {
       const queued = this.queue.indexOf(task);
       if (queued >= 0) this.queue.splice(queued, 1);
-      if (task.whole) {
-        cancelSplit(this.splitSide, task);
-        continue;
-      }
+      if (task.whole) cancelSplit(this.splitSide, task); // (and its first worker is told, which it ignores)
       const slot = task.slot;
       if (slot && slot.task === task) {
         try {
