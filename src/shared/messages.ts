@@ -248,7 +248,8 @@ const channel = z.string().max(100);
 /** The answer to a command: the hint asked for, and the status after the command. */
 const CommandReplySchema = z.object({ hint: MoveChoiceSchema.optional(), status: RunStatusSchema.optional() });
 /** The answer to a search: the move, and a note when it did not come from the full search. */
-const SolveReplySchema = z.object({ choice: MoveChoiceSchema, note: StatusMessageSchema.optional() });
+/** `split`: how the solver shared an expectimax decision (src/solver/split-host.ts): every worker on one table, or by root move. */
+const SolveReplySchema = z.object({ choice: MoveChoiceSchema, note: StatusMessageSchema.optional(), split: z.enum(['shared', 'roots']).optional() });
 const Done = z.object({});
 /** What a change of the game log did (src/shared/game-log.ts LogChange, without the log). */
 const LogChangeReplySchema = z.object({

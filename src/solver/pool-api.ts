@@ -6,6 +6,7 @@ import type { Direction, Grid, MoveChoice, SearchOptions, StrategyName } from '.
 import type { WorkerRequest } from './protocol';
 import type { PoolNetworkConfig } from './network-supply';
 import type { StatusMessage } from '../shared/status-message';
+import type { PoolSplit } from './split-host';
 
 /** The part of a Web Worker the pool uses (a real `Worker` fits). */
 export interface SolverWorker {
@@ -40,6 +41,8 @@ export interface PoolConfig {
   readonly startupGraceMs?: number;
   /** The learned network, loaded at the first search that uses it (none: the workers use the heuristic). */
   readonly network?: PoolNetworkConfig;
+  /** Split sessions (a cross-origin-isolated host: ./split-host.ts); none: every search split by root move. */
+  readonly split?: PoolSplit;
 }
 
 export interface SolveRequest {
@@ -55,6 +58,8 @@ export interface SolveResult {
   readonly choice: MoveChoice;
   /** Set when the move did not come from the full search (a worker failed): a status the popup words. */
   readonly note?: StatusMessage;
+  /** An expectimax decision: shared by every worker on one table (a split session), or split by root move. */
+  readonly split?: 'shared' | 'roots';
 }
 
 /** A request that was cancelled, or replaced by a newer one on its channel. */
@@ -63,6 +68,8 @@ export class SearchCancelledError extends Error {
 }
 
 export interface PoolStats {
+  /** How expectimax's decisions are split: every worker on one shared table, or a root move per worker. */
+  readonly split: 'shared' | 'roots';
   readonly workers: number;
   readonly busy: number;
   readonly queued: number;

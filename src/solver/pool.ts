@@ -13,6 +13,9 @@
  * their choices saying `evaluation: 'heuristic'`), then each gets it between two searches, all of them before the
  * next search starts. `warm` starts the workers ahead of the first search (the network stays unloaded).
  *
+ * With a split (./split-host.ts: a host that is cross-origin isolated) an expectimax search on a 4x4 board
+ * is one task on every worker at once, a split session on one shared table; other searches are split as above.
+ *
  * A newer request on the same channel (one channel per tab) cancels the older one; so does `cancel`.
  * A worker that crashes (`onerror`) or overruns its budget by a wide margin is terminated and replaced;
  * the move then comes from the parts that did complete, or, when none did, from a cheap fallback
@@ -21,41 +24,19 @@
  * Nothing here touches the DOM or chrome.*: workers come from an injected factory, so the pool runs in
  * Node under test with fake workers.
  *
- * Beside it: ./pool-api.ts (what it takes and gives), ./pool-plan.ts (the parts of a search),
- * ./pool-search.ts (how the parts make the result), ./network-decoder.ts (the worker that decodes the network).
+ * Beside it: ./pool-api.ts (what it takes and gives), ./pool-plan.ts (the parts of a search), ./pool-search.ts
+ * (how the parts make the result), ./pool-split.ts (tasks, slots, split sessions), ./network-decoder.ts.
  */
-import type { MoveChoice, SearchOptions } from '../engine/types';
-import { parseWorkerResponse } from './protocol';
-import type { WorkerResponse } from './protocol';
+import type { MoveChoice } from '../engine/types';
+import { isNetworkAnswer, parseWorkerResponse, type NetworkAnswer } from './protocol';
 import { NetworkSupply } from './network-supply';
 import { NetworkDecoder } from './network-decoder';
 import { partLimitMs, planParts } from './pool-plan';
-import { partDone, settle } from './pool-search';
-import type { Search } from './pool-search';
-import { SearchCancelledError } from './pool-api';
-import type { PoolConfig, PoolStats, SolveRequest, SolveResult, SolverWorker } from './pool-api';
-
-/** One part of a search, run by one worker. */
-interface Task {
-  readonly id: number;
-  readonly index: number;
-  readonly options: SearchOptions;
-  readonly search: Search<Task>;
-  slot: Slot | null;
-}
-
-interface Slot {
-  /** Its place in the pool: the worker's table slot in a shared memory. */
-  readonly index: number;
-  worker: SolverWorker;
-  task: Task | null;
-  timer: ReturnType<typeof setTimeout> | null;
-  /** The learned network in this worker: none, waiting for the loader, being set up (request `setupId`), in use. */
-  network: 'none' | 'waiting' | 'pending' | 'ready';
-  setupId: number;
-  /** The worker has answered a part (before that its first part also waits for its core to load). */
-  warm: boolean;
-}
+import { partDone, settle, type Search } from './pool-search';
+import type { PoolSplit } from './split-host';
+import { cancelSplit, planSearch, startSplit } from './pool-split';
+import type { Slot, SplitSide, Task } from './pool-split';
+import { SearchCancelledError, type PoolConfig, type PoolStats, type SolveRequest, type SolveResult, type SolverWorker } from './pool-api';
 
 export class SolverPool {
   private readonly slots: Slot[] = [];
@@ -69,9 +50,14 @@ export class SolverPool {
   /** The worker that puts the network into the shared memory, while it does (then it is terminated). */
   private loader: NetworkDecoder | null = null;
   readonly size: number;
+  private readonly split: PoolSplit | null;
+  private readonly splitSide: SplitSide; // what the split sessions' tasks (./pool-split.ts) use of the pool
 
   constructor(private readonly config: PoolConfig) {
     this.size = Math.max(1, Math.floor(config.size));
+    this.split = config.split ?? null;
+    const end = (task: Task, choice: MoveChoice | null, failure: string | null): void => this.endSplit(task, choice, failure);
+    this.splitSide = { split: this.split, slots: this.slots, config, networkReady: () => this.network?.state === 'ready', arm: (slot, ms, why) => this.arm(slot, ms, why), end };
     this.network = config.network ? new NetworkSupply(config.network, () => this.networkChanged()) : null;
   }
 
@@ -87,27 +73,13 @@ export class SolverPool {
 
     const loadsNetwork = this.network?.state === 'idle' && NetworkSupply.wanted(request.strategy, request.board);
     const legal = this.config.engine.legalMoves(request.board);
-    const plans = planParts(request.strategy, request.options, legal, this.size, (Date.now() ^ this.nextTaskId) | 0);
-    if (plans.length === 0) {
-      return Promise.resolve({
-        choice: { strategy: request.strategy, move: null, values: {}, depth: 0, nodes: 0, ms: 0 },
-      });
-    }
-    const result = new Promise<SolveResult>((resolve, reject) => {
+    const { plans, whole, split } = planSearch(this.split, this.network, request, planParts(request.strategy, request.options, legal, this.size, (Date.now() ^ this.nextTaskId) | 0));
+    if (plans.length === 0) return Promise.resolve({ choice: { strategy: request.strategy, move: null, values: {}, depth: 0, nodes: 0, ms: 0 } });
+    const result = new Promise<SolveResult>((done, reject) => {
+      const resolve = (answer: SolveResult): void => done(split ? { ...answer, split } : answer);
       const tasks: Task[] = [];
-      const search: Search<Task> = {
-        key,
-        channel,
-        request,
-        tasks,
-        results: plans.map(() => null),
-        failures: [],
-        pending: plans.length,
-        settled: false,
-        resolve,
-        reject,
-      };
-      plans.forEach((options, index) => tasks.push({ id: this.nextTaskId++, index, options, search, slot: null }));
+      const search: Search<Task> = { key, channel, request, tasks, results: plans.map(() => null), failures: [], pending: plans.length, settled: false, resolve, reject };
+      plans.forEach((options, index) => tasks.push({ id: this.nextTaskId++, index, options, search, slot: null, whole }));
       this.searches.set(key, search);
       this.byChannel.set(channel, search);
       this.queue.push(...tasks);
@@ -149,6 +121,7 @@ export class SolverPool {
 
   stats(): PoolStats {
     return {
+      split: this.split ? 'shared' : 'roots',
       workers: this.slots.length,
       busy: this.slots.filter((slot) => slot.task !== null).length,
       queued: this.queue.length,
@@ -178,6 +151,11 @@ export class SolverPool {
       // Until the network is decoded the workers search with the heuristic (the first move at once); while it
       // is handed to them none starts, so that the parts of a search are valued one way.
       if (this.handingOver()) return;
+      if (this.queue[0].whole) {
+        this.warm();
+        if (startSplit(this.splitSide, this.queue)) continue;
+        return;
+      }
       let slot = this.slots.find((candidate) => candidate.task === null);
       if (!slot && this.slots.length < this.size) slot = this.addSlot();
       if (!slot) return;
@@ -205,7 +183,7 @@ export class SolverPool {
   }
 
   private addSlot(): Slot {
-    const slot: Slot = { index: this.slots.length, worker: undefined as unknown as SolverWorker, task: null, timer: null, network: 'none', setupId: -1, warm: false };
+    const slot: Slot = { index: this.slots.length, worker: undefined as unknown as SolverWorker, task: null, timer: null, network: 'none', setupId: -1, warm: false, shared: false };
     this.attachWorker(slot);
     this.slots.push(slot);
     return slot;
@@ -218,6 +196,8 @@ export class SolverPool {
     slot.worker = worker;
     slot.network = 'none';
     slot.warm = false;
+    slot.shared = false;
+    if (this.split) worker.postMessage(this.split.attachMessage());
   }
 
   /** Send an idle worker without the network what it needs to use it (or have it wait for the loader). */
@@ -225,7 +205,7 @@ export class SolverPool {
     const network = this.network;
     if (!network || slot.task !== null || (slot.network !== 'none' && slot.network !== 'waiting')) return;
     const id = this.nextTaskId++;
-    const setup = network.setupFor(slot.index, id);
+    const setup = network.setupFor(slot.index + (this.split ? 1 : 0), id);
     if (setup === null || setup === 'wait') {
       slot.network = setup === null ? 'none' : 'waiting';
       return;
@@ -275,6 +255,7 @@ export class SolverPool {
       network.fail(response.reason);
     } else {
       slot.network = 'ready';
+      slot.shared = response.shared;
       network.returned(response.weights);
     }
     this.pump();
@@ -332,6 +313,10 @@ export class SolverPool {
   private onWorkerMessage(slot: Slot, worker: SolverWorker, data: unknown): void {
     if (slot.worker !== worker) return; // a replaced worker's late answer
     const response = parseWorkerResponse(data);
+    if (response?.type === 'split-done' || response?.type === 'split-failed') {
+      this.split?.answer(slot.index, response);
+      return;
+    }
     if (response && isNetworkAnswer(response)) {
       this.onNetworkAnswer(slot, response);
       return;
@@ -349,6 +334,12 @@ export class SolverPool {
     if (slot.worker !== worker || this.disposed) return;
     const task = slot.task;
     const loading = slot.network === 'pending';
+    if (task?.whole) {
+      // The session's other workers stop; its slots are released once it has ended.
+      this.replaceWorker(slot);
+      this.split?.failed(slot.index, reason);
+      return;
+    }
     this.release(slot);
     this.replaceWorker(slot);
     if (loading) this.network?.crashed();
@@ -363,6 +354,12 @@ export class SolverPool {
     slot.task = null;
     // A worker holding a network that failed elsewhere meanwhile goes once it is idle.
     if (this.network?.state === 'failed' && slot.network !== 'none') this.replaceWorker(slot);
+  }
+
+  private endSplit(task: Task, choice: MoveChoice | null, failure: string | null): void {
+    for (const slot of this.slots) if (slot.task === task) this.release(slot);
+    this.finishTask(task, choice, failure);
+    this.pump();
   }
 
   private finishTask(task: Task, choice: MoveChoice | null, failure: string | null): void {
@@ -386,6 +383,7 @@ export class SolverPool {
     for (const task of search.tasks) {
       const queued = this.queue.indexOf(task);
       if (queued >= 0) this.queue.splice(queued, 1);
+      if (task.whole) cancelSplit(this.splitSide, task); // (and its first worker is told, which it ignores)
       const slot = task.slot;
       if (slot && slot.task === task) {
         try {
@@ -398,11 +396,5 @@ export class SolverPool {
     }
     search.reject(new SearchCancelledError(`The search was ${why}`));
   }
-}
-
-type NetworkAnswer = Extract<WorkerResponse, { type: 'network-progress' | 'network-ready' | 'network-failed' }>;
-
-function isNetworkAnswer(response: WorkerResponse): response is NetworkAnswer {
-  return response.type === 'network-progress' || response.type === 'network-ready' || response.type === 'network-failed';
 }
 

@@ -4,9 +4,10 @@
  *   pool ──► worker   start {id, strategy, board, options}   cancel {id}
  *                     network-load {id, slot, file, memory?}   network-attach {id, slot, memory, descriptor}
  *                     network-copy {id, slot, descriptor, weights}   network-drop {weights}
+ *                     split-attach {memory, bits, buffer, control}   split-search {id, thread, job…}
  *   worker ──► pool   result {id, choice}   error {id, error, aborted}
  *                     network-progress {id, fraction}   network-ready {id, descriptor, shared, weights?}
- *                     network-failed {id, reason}
+ *                     network-failed {id, reason}   split-done {id, executions, chance?}   split-failed {id, error}
  *
  * A worker runs one search at a time; `id` ties every answer to the search it belongs to, so an answer
  * that arrives after its search was cancelled or replaced is recognised and dropped. Both ends validate
@@ -20,9 +21,18 @@
  * - `network-copy`: copy `weights` into a memory of the worker's own and hand them back (transferred both ways);
  * - `network-drop`: the weights, handed back to the loader just before it is terminated (they end with it);
  * - `slot`: the worker's own transposition table in the shared memory (engine-shared.wasm's ttSlot).
+ *
+ * Where the host is cross-origin isolated (Chrome's offscreen document) expectimax's decisions are split
+ * sessions (./split-host.ts): every worker searches each iteration together on one shared table.
+ * - `split-attach`: the shared memory the workers search on before the network is in use (the heuristic's),
+ *   the table's size, the split buffer (src/engine/split.ts) and the control words (a stop flag the workers'
+ *   clocks read: a worker busy in its share takes no message). Once the network is attached, the split
+ *   searches run on the network's memory (the table in slot 0, the workers' own tables in slots 1…).
+ * - `split-search`: this worker's share of one iteration; `deadline` in ms since the epoch (each worker has a
+ *   clock of its own); answered with `split-done` (its move executions by direction) or `split-failed`.
  */
 import { z } from 'zod';
-import { GridSchema, MoveChoiceSchema, SearchOptionsSchema, StrategyNameSchema } from '../shared/messages';
+import { ChanceEstimateSchema, GridSchema, MoveChoiceSchema, SearchOptionsSchema, StrategyNameSchema } from '../shared/messages';
 import { StatusMessageSchema } from '../shared/status-message';
 import { MAX_STAGES } from '../engine/network/format';
 import { SHAPE_NAMES } from '../engine/network/shapes';
@@ -43,6 +53,19 @@ const NetworkDescriptorSchema: z.ZodType<NetworkDescriptor> = z.object({
 
 /** Decoded weights on their way between the workers (no shared memory): an i16 or f32 array, transferred. */
 const WeightsSchema = z.custom<Int16Array | Float32Array>((value) => value instanceof Int16Array || value instanceof Float32Array);
+
+/** The split's control words (Int32 in `split-attach`'s `control`): the stop flag (nonzero: stop now). */
+export const SPLIT_CONTROL_STOP = 0;
+export const SPLIT_CONTROL_WORDS = 4;
+
+/** A SharedArrayBuffer (the global is missing where the context is not cross-origin isolated). */
+const SharedBufferSchema = z.custom<SharedArrayBuffer>((value) => typeof SharedArrayBuffer === 'function' && value instanceof SharedArrayBuffer);
+const direction = z.number().int().min(0).max(3);
+const SplitPlanSchema = z.object({
+  dirs: z.array(direction).max(4),
+  open: z.array(z.number().int().min(0).max(16)).max(4),
+  owner: z.array(z.number().int().min(-1).max(15)).max(4),
+});
 
 const WorkerRequestSchema = z.discriminatedUnion('type', [
   z.object({
@@ -69,6 +92,32 @@ const WorkerRequestSchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('network-copy'), id: taskId, slot, descriptor: NetworkDescriptorSchema, weights: WeightsSchema }),
   z.object({ type: z.literal('network-drop'), weights: WeightsSchema }),
+  z.object({
+    type: z.literal('split-attach'),
+    memory: z.instanceof(WebAssembly.Memory),
+    bits: z.number().int().min(10).max(20),
+    buffer: SharedBufferSchema,
+    control: SharedBufferSchema,
+  }),
+  z.object({
+    type: z.literal('split-search'),
+    id: taskId,
+    /** This worker's number in the split (its place in the split buffer). */
+    thread: slot,
+    board: GridSchema,
+    plan: SplitPlanSchema,
+    limit: z.number().int().min(1).max(16),
+    cutoff: z.number().min(0),
+    /** ms since the epoch (performance.timeOrigin + performance.now()); null: never. */
+    deadline: z.number().nullable(),
+    network: z.boolean(),
+    /** The first of the search's table generations (one per root move). */
+    generation: z.number().int().min(1).max(0xffffff),
+    /** Zero the shared table first (its generations wrapped round): thread 0 does. */
+    clear: z.boolean(),
+    /** Answer with the chance meter's estimate of the board too. */
+    chance: z.boolean(),
+  }),
 ]);
 export type WorkerRequest = z.infer<typeof WorkerRequestSchema>;
 
@@ -96,6 +145,9 @@ const WorkerResponseSchema = z.discriminatedUnion('type', [
   }),
   /** The network could not be loaded (the worker goes on with the heuristic): why, as the pages word it. */
   z.object({ type: z.literal('network-failed'), id: taskId, reason: StatusMessageSchema }),
+  /** A worker's share of a split search is done: its move executions by direction (NaN: it failed). */
+  z.object({ type: z.literal('split-done'), id: taskId, executions: z.array(z.number()).length(4), chance: ChanceEstimateSchema.optional() }),
+  z.object({ type: z.literal('split-failed'), id: taskId, error: z.string() }),
 ]);
 export type WorkerResponse = z.infer<typeof WorkerResponseSchema>;
 
@@ -109,4 +161,11 @@ export function parseWorkerRequest(data: unknown): WorkerRequest | null {
 export function parseWorkerResponse(data: unknown): WorkerResponse | null {
   const parsed = WorkerResponseSchema.safeParse(data);
   return parsed.success ? parsed.data : null;
+}
+
+/** A worker's answer about the network (./network-supply.ts). */
+export type NetworkAnswer = Extract<WorkerResponse, { type: 'network-progress' | 'network-ready' | 'network-failed' }>;
+
+export function isNetworkAnswer(response: WorkerResponse): response is NetworkAnswer {
+  return response.type === 'network-progress' || response.type === 'network-ready' || response.type === 'network-failed';
 }

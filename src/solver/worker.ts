@@ -10,6 +10,7 @@ import sharedWasmUrl from '../engine/wasm/build/engine-shared.wasm?url';
 import { parseWorkerRequest } from './protocol';
 import type { WorkerRequest, WorkerResponse } from './protocol';
 import { setUpNetwork } from './worker-network';
+import { attachSplit, runSplit, splitAttached, splitOnNetwork } from './worker-split';
 
 interface WorkerScope {
   onmessage: ((event: MessageEvent) => void) | null;
@@ -74,17 +75,36 @@ async function start(request: Extract<WorkerRequest, { type: 'start' }>): Promis
   }
 }
 
+const compiledShared = (): Promise<WebAssembly.Module> => (sharedModule ??= compile(sharedWasmUrl));
+
+/** The split searches' core being set up (a split search waits for it): ./worker-split.ts. */
+let splitReady: Promise<void> = Promise.resolve();
+
+function failed(id: number) {
+  return (err: unknown): void => scope.postMessage({ type: 'split-failed', id, error: err instanceof Error ? err.message : String(err) });
+}
+
 scope.onmessage = (event: MessageEvent) => {
   const request = parseWorkerRequest(event.data);
   if (!request) return;
   if (request.type === 'start') void start(request);
   else if (request.type === 'cancel') running.get(request.id)?.abort(new DOMException('The search was cancelled', 'AbortError'));
+  else if (request.type === 'split-attach') splitReady = compiledShared().then((module) => attachSplit(module, request));
+  else if (request.type === 'split-search') splitReady.then(() => runSplit(request, (response) => scope.postMessage(response))).catch(failed(request.id));
   else if (request.type !== 'network-drop') {
     networkReady = setUpNetwork(request, {
-      sharedModule: () => (sharedModule ??= compile(sharedWasmUrl)),
+      sharedModule: compiledShared,
       ownCore: () => coreReady,
       isolated: (self as { crossOriginIsolated?: boolean }).crossOriginIsolated === true,
       post: (response, transfer = []) => scope.postMessage(response, transfer),
     });
+    // The split searches move onto the network's memory with it (its weights used in place).
+    if (request.type === 'network-attach') {
+      const attached = networkReady;
+      splitReady = splitReady.then(async () => {
+        await attached;
+        if (splitAttached()) splitOnNetwork(await compiledShared(), request.memory, request.descriptor);
+      });
+    }
   }
 };

