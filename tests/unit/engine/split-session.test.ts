@@ -5,7 +5,6 @@
  * (the CLI's split pool) a timed decision is a legal move whose values are close to one thread's.
  */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DIRECTIONS,
@@ -24,7 +23,7 @@ import {
   workSplit,
 } from '../../../src/engine/index';
 import type { Grid, MoveValues, SplitHost, SplitSearch, WasmCore } from '../../../src/engine/index';
-import { parsePositionsTsv } from '../../../src/cli/positions';
+import { cheapPositions, expectReferenceValues, limitOf } from '../../support/reference-positions';
 import { SHARED_WASM_FILE, WASM_FILE } from '../../../src/cli/wasm-files';
 import { SplitPool } from '../../../src/cli/split-pool';
 
@@ -62,11 +61,7 @@ function oneThread(): SplitHost & { jobs: SplitSearch[]; answers: MoveValues[] }
   };
 }
 
-const file = fileURLToPath(new URL('../../fixtures/reference/expectimax-positions.tsv', import.meta.url));
-const positions = parsePositionsTsv(readFileSync(file, 'utf8'));
-const cost = (p: (typeof positions)[number]): number => Object.values(p.executions).reduce((a, b) => a + b, 0);
-const cheap = [...positions].sort((a, b) => cost(a) - cost(b)).slice(0, 4);
-const limitOf = (grid: Grid): number => Math.max(3, new Set(grid.cells.filter((v) => v !== 0)).size - 2);
+const cheap = cheapPositions(4);
 const rootsOf = (grid: Grid): number[] => legalMoves(grid).map((d) => DIRECTIONS.indexOf(d));
 
 describe('a split session on one thread', () => {
@@ -75,13 +70,7 @@ describe('a split session on one thread', () => {
     const choice = await new SplitSession(host).chooseMove(p.board, { depth: limitOf(p.board), evaluation: 'heuristic' });
     expect(host.jobs).toHaveLength(1);
     expect(host.jobs[0].plan.dirs).toEqual(rootsOf(p.board));
-    let executions = 0;
-    for (const d of DIRECTIONS) {
-      if (p.values[d] === 0) expect(choice.values[d]).toBeUndefined();
-      else expect(Math.abs((choice.values[d] as number) - p.values[d]) / p.values[d]).toBeLessThan(1e-6);
-      executions += p.executions[d] ?? 0;
-    }
-    expect(choice.nodes).toBe(executions);
+    expectReferenceValues(choice, p);
     expect(choice.move).toBe(p.best);
     expect(choice).toMatchObject({ depth: limitOf(p.board), engine: 'wasm', evaluation: 'heuristic' });
   });

@@ -6,11 +6,10 @@
  * executions are the reference's exactly). Other strategies, and a pool without a split, go by root move.
  */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DIRECTIONS, getStrategy, legalMoves, mergeChoices } from '../../../src/engine/index';
+import { getStrategy, legalMoves, mergeChoices } from '../../../src/engine/index';
 import type { Grid } from '../../../src/engine/index';
-import { parsePositionsTsv } from '../../../src/cli/positions';
+import { cheapPositions, expectReferenceValues, limitOf } from '../../support/reference-positions';
 import { SHARED_WASM_FILE } from '../../../src/cli/wasm-files';
 import { SolverPool } from '../../../src/solver/pool';
 import { SearchCancelledError } from '../../../src/solver/pool-api';
@@ -71,11 +70,7 @@ afterEach(() => {
 
 const sent = (workers: SplitWorker[], type: WorkerRequest['type']): WorkerRequest[] => workers.flatMap((w) => w.received.filter((m) => m.type === type));
 
-const file = fileURLToPath(new URL('../../fixtures/reference/expectimax-positions.tsv', import.meta.url));
-const positions = parsePositionsTsv(readFileSync(file, 'utf8'));
-const cost = (p: (typeof positions)[number]): number => Object.values(p.executions).reduce((a, b) => a + b, 0);
-const cheap = [...positions].sort((a, b) => cost(a) - cost(b)).slice(0, 2);
-const limitOf = (grid: Grid): number => Math.max(3, new Set(grid.cells.filter((v) => v !== 0)).size - 2);
+const cheap = cheapPositions(2);
 /** A 2 in the middle of a 4x4 board: all four moves are legal. */
 const OPEN: Grid = { rows: 4, cols: 4, cells: [0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0] };
 
@@ -96,13 +91,7 @@ describe('SolverPool with a split', () => {
     expect(sent(workers, 'split-attach')).toHaveLength(2);
     expect(sent(workers, 'start')).toHaveLength(0);
     expect(sent(workers, 'split-search').map((m) => (m.type === 'split-search' ? m.thread : -1)).sort()).toEqual([0, 1]);
-    let executions = 0;
-    for (const d of DIRECTIONS) {
-      if (p.values[d] === 0) expect(choice.values[d]).toBeUndefined();
-      else expect(Math.abs((choice.values[d] as number) - p.values[d]) / p.values[d]).toBeLessThan(1e-6);
-      executions += p.executions[d] ?? 0;
-    }
-    expect(choice.nodes).toBe(executions);
+    expectReferenceValues(choice, p);
     expect(choice.engine).toBe('wasm');
     expect(choice.evaluation).toBe('heuristic');
   });
