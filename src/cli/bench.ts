@@ -282,6 +282,8 @@ async function runGamesOnThreads(
         },
       });
       finished.push(result);
+      // Each game's line as it ends, the last one's too.
+      onProgress({ done: finished.length, total: games, running: new Map(), finished });
     }
     return finished;
   } finally {

@@ -215,6 +215,8 @@ describe('commands that work', () => {
     // With --threads (games one at a time, each move on the thread pool): the same boards, the same games.
     const threaded = await run('bench', ['--strategy', 'priority', '--start', file, '--games', '3', '--target', '2048', '--threads', '2', '--json']);
     expect(threaded.status).toBe(0);
+    // Every game's line, the last one's too.
+    expect(threaded.stderr.split(/[\r\n]+/).filter((line) => /^game \d+ /.test(line))).toHaveLength(3);
     const onThreads = JSON.parse(lastLine(threaded.stdout)) as typeof summary & { score: unknown };
     expect(onThreads.reach).toEqual(summary.reach);
     expect(onThreads.score).toEqual((JSON.parse(lastLine(result.stdout)) as { score: unknown }).score);
