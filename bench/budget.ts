@@ -9,11 +9,13 @@
  * T x MS: T threads sharing each decision on one table (a split session, src/engine/split-session.ts, as
  * the extension in Chrome); `:roots`: by root move, a table per thread (the split before, and Firefox's).
  * One thread searches in this thread, as the bench's workers do. The spawns come from --seed, the same
- * for every configuration, so the games part only where the moves chosen differ.
+ * for every configuration, so the games part only where the moves chosen differ. Each configuration starts
+ * afresh (forgetSearches: this thread's table and time manager; more threads get a new pool): it would
+ * otherwise read the entries the configurations before it left for the same boards and come out deeper.
  */
 import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
-import { getStrategy, maxTile } from '../src/engine/index';
+import { forgetSearches, getStrategy, maxTile } from '../src/engine/index';
 import type { Grid, MoveChoice, SearchOptions } from '../src/engine/index';
 import { parseCommandLine } from '../src/cli/args';
 import { parseStartBoards } from '../src/cli/board';
@@ -68,6 +70,7 @@ const args = parseCommandLine(process.argv.slice(2), {
 
 async function measure(config: Config, boards: readonly Grid[], moves: number, seed: number, base: SearchOptions, network: string | null): Promise<Measured> {
   const settings: GameSettings = { strategy: 'expectimax', options: { ...base, timeMs: config.timeMs }, engine: 'wasm', network };
+  forgetSearches();
   const chooser = config.threads > 1 ? await threadedChooser(settings, config.threads, config.mode) : null;
   const expectimax = getStrategy('expectimax');
   let depth = 0;

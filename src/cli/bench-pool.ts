@@ -19,6 +19,9 @@ export interface BenchProgress {
 
 export interface RunGamesOptions {
   readonly games: number;
+  /** The index of the first game (default 0): games first..first+games-1 of a longer bench, numbered, seeded
+   *  and started as there (the bench's --first-game). */
+  readonly first?: number;
   readonly seed: number;
   readonly jobs: number;
   readonly settings: GameSettings;
@@ -29,14 +32,15 @@ export interface RunGamesOptions {
 
 const WORKER_ENTRY = new URL('./bench-worker-entry.mjs', import.meta.url);
 
-/** The settings game `index` is played with: the bench's, starting from its board when there are starts. */
+/** The settings game `index` (of the whole bench) is played with: the bench's, from its board when there are starts. */
 export function settingsOfGame(options: Pick<RunGamesOptions, 'settings' | 'starts'>, index: number): GameSettings {
   const { settings, starts } = options;
   return starts && starts.length > 0 ? { ...settings, start: starts[index % starts.length] } : settings;
 }
 
 export function runGamesInWorkers(options: RunGamesOptions): Promise<GameResult[]> {
-  const seeds = gameSeeds(options.seed, options.games);
+  const first = options.first ?? 0;
+  const seeds = gameSeeds(options.seed, options.games, first);
   const results: GameResult[] = new Array<GameResult>(options.games);
   const finished: GameResult[] = [];
   const running = new Map<number, { moves: number; maxTile: number }>();
@@ -57,9 +61,10 @@ export function runGamesInWorkers(options: RunGamesOptions): Promise<GameResult[
     const report = (): void => options.onProgress?.({ done, total: options.games, running, finished });
     const handOut = (worker: Worker): void => {
       if (next >= options.games) return;
-      const index = next++;
+      const slot = next++;
+      const index = first + slot;
       running.set(index, { moves: 0, maxTile: 0 });
-      const request: PlayGameRequest = { type: 'play', index, seed: seeds[index], settings: settingsOfGame(options, index) };
+      const request: PlayGameRequest = { type: 'play', index, seed: seeds[slot], settings: settingsOfGame(options, index) };
       worker.postMessage(request);
     };
     if (options.games === 0) {
@@ -74,7 +79,7 @@ export function runGamesInWorkers(options: RunGamesOptions): Promise<GameResult[
           running.set(message.index, { moves: message.moves, maxTile: message.maxTile });
           report();
         } else if (message.type === 'result') {
-          results[message.result.index] = message.result;
+          results[message.result.index - first] = message.result;
           finished.push(message.result);
           running.delete(message.result.index);
           done++;

@@ -1,11 +1,11 @@
 /**
- * npm run bench -- --strategy S --games N --seed K [--jobs J] [--target TILE] [--depth D] [--time-ms T]
- *                  [--playouts P] [--runs R] [--size N] [--start FILE] [--json]
+ * npm run bench -- --strategy S --games N --seed K [--first-game I] [--jobs J] [--target TILE] [--depth D]
+ *                  [--time-ms T] [--playouts P] [--runs R] [--size N] [--start FILE] [--json]
  * npm run bench -- --positions FILE.tsv [--limit N] [--json]
  */
 import { availableParallelism } from 'node:os';
 import { MAX_SPLIT_THREADS, maxTile } from '../engine/index';
-import type { Grid, SearchOptions, StrategyName } from '../engine/index';
+import type { SearchOptions, StrategyName } from '../engine/index';
 import { playGame } from './game';
 import { parseStartBoards } from './board';
 import { gameSeeds } from './seeds';
@@ -13,7 +13,7 @@ import type { GameResult } from './stats';
 import { DEFAULT_TIME_MS } from '../engine/limits';
 import { ParsedArgs, UsageError, parseCommandLine, runCli } from './args';
 import { runGamesInWorkers, settingsOfGame } from './bench-pool';
-import type { BenchProgress } from './bench-pool';
+import type { BenchProgress, RunGamesOptions } from './bench-pool';
 import type { GameSettings } from './game';
 import { threadedChooser } from './split-games';
 import type { SplitMode } from './split-games';
@@ -30,8 +30,8 @@ import { positionsBench } from './positions-bench';
 import { formatReliability, reliability } from './chance-samples';
 
 const USAGE = `Usage:
-  npm run bench -- --strategy S --games N --seed K [--jobs J] [--target TILE] [--depth D]
-                   [--time-ms T] [--playouts P] [--runs R] [--size N] [--start FILE] [--json]
+  npm run bench -- --strategy S --games N --seed K [--first-game I] [--jobs J] [--target TILE]
+                   [--depth D] [--time-ms T] [--playouts P] [--runs R] [--size N] [--start FILE] [--json]
   npm run bench -- --positions FILE.tsv [--limit N] [--threads T] [--engine E] [--json]
 
 Strength bench: plays N games (game i seeded from K and i: the result does not depend on --jobs) on J
@@ -49,6 +49,8 @@ Options:
   --strategy S   ${strategyChoices()}
                  (default expectimax)
   --games N      games to play (default 10)         --seed K     base seed (default 1)
+  --first-game I with --games N: play games I..I+N-1 of a longer bench, each numbered, seeded and (--start)
+                 started as there, so that a long bench can be played in parts (default 1)
   --jobs J       worker threads (default ${availableParallelism()})         --target TILE  stop a game at this tile
   --depth D      search depth                        --time-ms T  think time per move
   --playouts P   Monte-Carlo playouts per move      --runs R     repeat the bench R times (default 1)
@@ -73,6 +75,7 @@ ${NETWORK_HELP}
 const OPTIONS = {
   strategy: { type: 'string' },
   games: { type: 'string' },
+  'first-game': { type: 'string' },
   seed: { type: 'string' },
   jobs: { type: 'string' },
   target: { type: 'string' },
@@ -92,7 +95,7 @@ const OPTIONS = {
   chance: { type: 'boolean' },
 } as const;
 
-const STRENGTH_ONLY = ['chance', 'strategy', 'games', 'seed', 'jobs', 'target', 'start', 'reference', 'depth', 'time-ms', 'bank', 'playouts', 'runs', 'size', 'tables', 'table-threshold', 'network', 'eval'];
+const STRENGTH_ONLY = ['chance', 'strategy', 'games', 'first-game', 'seed', 'jobs', 'target', 'start', 'reference', 'depth', 'time-ms', 'bank', 'playouts', 'runs', 'size', 'tables', 'table-threshold', 'network', 'eval'];
 
 function parseTarget(args: ParsedArgs): number | undefined {
   const target = args.int('target', { min: 4, max: 131_072 });
@@ -146,6 +149,9 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
   const startFile = args.string('start');
   const starts = startFile === undefined ? undefined : parseStartBoards(readText(startFile), startFile, size);
   const games = args.int('games', { min: 1, max: 1_000_000 }, starts?.length ?? 10) as number;
+  if (args.has('first-game') && !args.has('games')) throw new UsageError('--first-game needs --games: how many games to play from it');
+  // Games are numbered from 1 where they are shown, indexed from 0 in the code (game i is seeded from K and i).
+  const first = (args.int('first-game', { min: 1, max: 1_000_000 }, 1) as number) - 1;
   const seed = args.int('seed', { min: 0, max: 0xffffffff }, 1) as number;
   const jobs = args.int('jobs', { min: 1, max: 256 }, availableParallelism()) as number;
   const runs = args.int('runs', { min: 1, max: 1000 }, 1) as number;
@@ -194,7 +200,7 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
   const json = args.flag('json');
 
   process.stdout.write(
-    `bench: ${describeOptions(strategy, options, target, size)}${bank !== undefined ? `, time bank up to ${bank}x` : ''}${network !== null && (strategy === 'network' || (strategy === 'expectimax' && options.evaluation !== 'heuristic' && !options.reference)) ? `, network ${network}` : ''}; ${games} games${starts ? ` from the ${starts.length} boards of ${startFile}` : ''}, seed ${seed}, ${
+    `bench: ${describeOptions(strategy, options, target, size)}${bank !== undefined ? `, time bank up to ${bank}x` : ''}${network !== null && (strategy === 'network' || (strategy === 'expectimax' && options.evaluation !== 'heuristic' && !options.reference)) ? `, network ${network}` : ''}; ${games} games${first > 0 ? ` (${first + 1} to ${first + games} of the bench)` : ''}${starts ? ` from the ${starts.length} boards of ${startFile}` : ''}, seed ${seed}, ${
       threads > 1 ? `one at a time, each move searched on ${threads} threads${split === 'roots' ? ' by root move' : ''}` : `${Math.min(jobs, games)} thread(s)`
     }\n`,
   );
@@ -215,10 +221,8 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
       const elapsed = (performance.now() - started) / 1000;
       progress(`${runLabel}${p.done}/${p.total} games, ${moves} moves, best tile ${best}, ${elapsed.toFixed(1)} s`);
     };
-    const results =
-      threads > 1
-        ? await runGamesOnThreads(games, seed, settings, starts, threads, split, onProgress)
-        : await runGamesInWorkers({ games, seed, jobs, settings, starts, onProgress });
+    const toPlay = { games, first, seed, settings, starts, onProgress };
+    const results = threads > 1 ? await runGamesOnThreads(toPlay, threads, split) : await runGamesInWorkers({ ...toPlay, jobs });
     const seconds = (performance.now() - started) / 1000;
     endProgress();
     const summary = summarizeBench(strategy, seed, results);
@@ -232,14 +236,14 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
   }
   const seconds = median(perRun.map((r) => r.seconds));
   const msPerMove = median(perRun.map((r) => r.summary.msPerMove));
-  const first = perRun[0].summary;
-  printSummary({ ...first, msPerMove }, seconds);
+  const firstRun = perRun[0].summary;
+  printSummary({ ...firstRun, msPerMove }, seconds);
   const chance = settings.chance ? reliability(perRun[0].results) : null;
   if (chance) process.stdout.write(`\n${formatReliability(chance).join('\n')}`);
   if (runs > 1) process.stdout.write(`median over ${runs} runs: wall ${seconds.toFixed(2)} s, ${msPerMove.toFixed(3)} ms/move\n`);
   if (json) {
     const out = {
-      ...first,
+      ...firstRun,
       msPerMove,
       seconds,
       jobs: threads > 1 ? 1 : Math.min(jobs, games),
@@ -251,6 +255,9 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
       bank: bank !== undefined ? { factor: bank, extendedMoves: perRun[0].extendedMoves } : null,
       options: { ...options, target: target ?? null, size },
       start: starts ? { file: startFile, boards: starts.length } : null,
+      firstGame: first + 1,
+      // Each game by its number in the whole bench (--first-game), so that parts played apart add up.
+      perGame: perRun[0].results.map((g) => ({ game: g.index + 1, seed: g.seed, score: g.score, maxTile: g.maxTile, moves: g.moves, end: g.end, thinkMs: g.thinkMs })),
       ...(chance ? { chance } : {}),
       runs: perRun.map((r) => ({ seconds: r.seconds, msPerMove: r.summary.msPerMove, meanScore: r.summary.score.mean })),
     };
@@ -259,29 +266,28 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
 }
 
 /** Games one at a time, each move's search shared by `threads` worker threads (./split-games.ts). */
-async function runGamesOnThreads(
-  games: number,
-  seed: number,
-  settings: GameSettings,
-  starts: readonly Grid[] | undefined,
-  threads: number,
-  split: SplitMode,
-  onProgress: (p: BenchProgress) => void,
-): Promise<GameResult[]> {
+async function runGamesOnThreads(options: Omit<RunGamesOptions, 'jobs'>, threads: number, split: SplitMode): Promise<GameResult[]> {
+  const { games, seed, settings, onProgress } = options;
+  const first = options.first ?? 0;
   const chooser = await threadedChooser(settings, threads, split);
   try {
-    const seeds = gameSeeds(seed, games);
+    const seeds = gameSeeds(seed, games, first);
     const finished: GameResult[] = [];
-    for (let index = 0; index < games; index++) {
-      const running = new Map<number, { moves: number; maxTile: number }>();
-      const { grid: _grid, ...result } = await playGame(index, seeds[index], settingsOfGame({ settings, starts }, index), {
+    const running = new Map<number, { moves: number; maxTile: number }>();
+    const report = (): void => onProgress?.({ done: finished.length, total: games, running, finished });
+    for (const [slot, gameSeed] of seeds.entries()) {
+      const index = first + slot;
+      const { grid: _grid, ...result } = await playGame(index, gameSeed, settingsOfGame(options, index), {
         choose: chooser.choose,
         onState: (state) => {
           running.set(index, { moves: state.moves, maxTile: maxTile(state.grid) });
-          onProgress({ done: index, total: games, running, finished });
+          report();
         },
       });
+      running.delete(index);
       finished.push(result);
+      // Each game as it ends, the last one too.
+      report();
     }
     return finished;
   } finally {

@@ -19,7 +19,7 @@ export function deriveSeed(base: number, index: number): number {
   return fmix32((a + Math.imul((index >>> 0) + 1, 0x7feb352d)) >>> 0);
 }
 
-/** Seeds of games 0..count-1 of a bench. */
-export function gameSeeds(base: number, count: number): number[] {
-  return Array.from({ length: count }, (_, index) => deriveSeed(base, index));
+/** Seeds of games first..first+count-1 of a bench (game indices from 0), as the whole bench seeds them. */
+export function gameSeeds(base: number, count: number, first = 0): number[] {
+  return Array.from({ length: count }, (_, index) => deriveSeed(base, first + index));
 }

@@ -21,6 +21,7 @@ export type { ChanceEstimate } from './chance';
 export { estimateChance } from './chance';
 export { TimeBank } from './time-bank';
 export { STRATEGIES, getStrategy } from './strategies/index';
+export { forgetSearches } from './strategies/expectimax/index';
 export type { WasmCore } from './wasm/core';
 export { createSharedMemory, installWasmCore, instantiateSharedWasmCore, instantiateWasmCore, instantiateWasmCoreAsync } from './wasm/core';
 export type { DecompressAsync, Network } from './network/format';

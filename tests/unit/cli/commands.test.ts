@@ -65,6 +65,11 @@ function lastLine(text: string): string {
   return lines[lines.length - 1];
 }
 
+/** The bench's line for each finished game ("game N (seed S): …"), from stderr between its progress lines. */
+function gameLines(stderr: string): string[] {
+  return stderr.split(/[\r\n]+/).filter((line) => /^game \d+ /.test(line));
+}
+
 const tmp = mkdtempSync(join(tmpdir(), 'cli-test-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
@@ -103,6 +108,9 @@ describe('bad input: one error line, exit status 2', () => {
     ['bench', ['--bank', '4', '--engine', 'ts'], /--bank needs the WebAssembly core/],
     ['play', ['--bank', '4', '--size', '5'], /--bank applies to 4x4 boards/],
     ['bench', ['--positions', 'tests/fixtures/reference/expectimax-positions.tsv', '--bank', '4'], /--bank does not apply with --positions/],
+    ['bench', ['--strategy', 'random', '--first-game', '3'], /--first-game needs --games/],
+    ['bench', ['--strategy', 'random', '--games', '2', '--first-game', '0'], /--first-game must be .*1/],
+    ['bench', ['--positions', 'tests/fixtures/reference/expectimax-positions.tsv', '--first-game', '2'], /--first-game does not apply with --positions/],
   ] as const)('%s %j', async (command, args, message) => {
     expectUsageError(await run(command, args), message);
   });
@@ -215,9 +223,43 @@ describe('commands that work', () => {
     // With --threads (games one at a time, each move on the thread pool): the same boards, the same games.
     const threaded = await run('bench', ['--strategy', 'priority', '--start', file, '--games', '3', '--target', '2048', '--threads', '2', '--json']);
     expect(threaded.status).toBe(0);
+    // Every game's line, the last one's too.
+    expect(gameLines(threaded.stderr)).toHaveLength(3);
     const onThreads = JSON.parse(lastLine(threaded.stdout)) as typeof summary & { score: unknown };
     expect(onThreads.reach).toEqual(summary.reach);
     expect(onThreads.score).toEqual((JSON.parse(lastLine(result.stdout)) as { score: unknown }).score);
+  });
+
+  it('bench --first-game: parts of a bench play its games as the whole bench does, each by its number', async () => {
+    const file = join(tmp, 'three-starts.txt');
+    // Three boards, so that a part whose first game is not the bench's first starts its games from other
+    // boards than a bench of its own would (game i from board i mod 3).
+    writeFileSync(file, '2 4 8 16 0 2 32 64 0 0 4 128 0 0 2 256\n0 0 0 0 0 2 0 0 0 0 0 0 0 0 0 2\n64 32 16 8 0 0 0 4 0 0 0 0 2 0 0 0\n');
+    // random: deterministic for a seed (each move's choice and each spawn come from the game's seed), and cheap.
+    const args = ['--strategy', 'random', '--start', file, '--seed', '11', '--network', 'none', '--json'];
+    type PerGame = { game: number; seed: number; score: number; maxTile: number; moves: number; end: string; thinkMs?: number };
+    const played = async (extra: readonly string[], numbers: readonly number[]): Promise<{ lines: string[]; games: PerGame[] }> => {
+      const result = await run('bench', [...args, ...extra]);
+      expect(result.status).toBe(0);
+      const lines = gameLines(result.stderr);
+      const summary = JSON.parse(lastLine(result.stdout)) as { firstGame: number; games: number; perGame: PerGame[] };
+      // Every game's line and entry, by its number in the whole bench, before anything is compared.
+      expect(lines.map((line) => Number(/^game (\d+) /.exec(line)?.[1])).sort((a, b) => a - b)).toEqual(numbers);
+      expect(summary).toMatchObject({ firstGame: numbers[0], games: numbers.length });
+      expect(summary.perGame.map((g) => g.game)).toEqual(numbers);
+      return { lines: lines.sort(), games: summary.perGame.map(({ thinkMs: _ms, ...game }) => game) };
+    };
+    const whole = await played(['--games', '6', '--jobs', '2'], [1, 2, 3, 4, 5, 6]);
+    // The parts on one worker, on two, and with --threads (games one at a time: its last game's line too).
+    const parts = [
+      await played(['--games', '2', '--first-game', '1', '--jobs', '1'], [1, 2]),
+      await played(['--games', '2', '--first-game', '3', '--threads', '2'], [3, 4]),
+      await played(['--games', '2', '--first-game', '5', '--jobs', '2'], [5, 6]),
+    ];
+    expect(parts.flatMap((part) => part.games)).toEqual(whole.games);
+    expect(parts.flatMap((part) => part.lines).sort()).toEqual(whole.lines);
+    // Not a vacuous match: the games differ from one another.
+    expect(new Set(whole.games.map((g) => `${g.seed} ${g.score} ${g.moves}`)).size).toBe(6);
   });
 
   it('bench --threads 2 shares each expectimax decision on one table, --split roots by root move', async () => {

@@ -8,6 +8,12 @@ describe('seed derivation', () => {
     expect(gameSeeds(42, 10).slice(0, 4)).toEqual(gameSeeds(42, 4));
   });
 
+  it('seeds a part of a bench (from game index `first`) as the whole bench seeds those games', () => {
+    const whole = gameSeeds(42, 10);
+    expect([...gameSeeds(42, 4), ...gameSeeds(42, 3, 4), ...gameSeeds(42, 3, 7)]).toEqual(whole);
+    expect(gameSeeds(42, 1, 9)).toEqual([deriveSeed(42, 9)]);
+  });
+
   it('gives unsigned 32-bit seeds, distinct across games and across base seeds', () => {
     const seeds = [...gameSeeds(1, 1000), ...gameSeeds(2, 1000)];
     for (const seed of seeds) {

@@ -35,7 +35,21 @@ const MAX_DEPTH = 12;
 const REFERENCE_TT_LOG2 = 16;
 
 /** This thread's time manager (what it learns carries over from search to search). */
-const timeManager = new TimeManager();
+let timeManager = new TimeManager();
+
+/**
+ * Start this thread's searches afresh, as a new thread would: the installed WebAssembly core's play table
+ * forgets its entries (a new generation) and the time manager what it learnt (growth, lateness, recent
+ * depth). For benchmarks that compare configurations one after another in one thread: without it a later
+ * one reads the earlier ones' entries of the same boards back and comes out deeper than it is. The
+ * TypeScript search keeps nothing between searches (a new generation per root move). (docs: engine.md,
+ * "The transposition table in play")
+ */
+export function forgetSearches(): void {
+  const core = wasmCore();
+  if (core && core.ttSizeLog2() > 0) core.ttNewGeneration();
+  timeManager = new TimeManager();
+}
 
 /** Tests: set the recent depth worthExtending compares with (the moving average starts at 8). */
 export function setRecentDepth(depth: number): void {
