@@ -59,11 +59,20 @@ async function flood(page: Page): Promise<{ moves: number; resets: number }> {
   return page.evaluate(() => (window as unknown as { __flood: { moves: number; resets: number } }).__flood);
 }
 
-/** Solve on `game` until the page says `done`, then Stop and wait for rest. */
+/**
+ * Solve on `game` until the page says `done`, then Stop and wait for rest. A run that ends before (an error, a
+ * pause) fails the test at once, with its status: the page's count would wait out `timeoutMs` for nothing.
+ */
 async function solveUntil(game: GameTab, done: (f: { moves: number; resets: number }) => boolean, what: string, timeoutMs: number): Promise<void> {
   const popup = await session.openPopup(game.tabId);
   await clickButton(popup, 'Solve');
-  await waitFor(() => flood(game.page), done, { what, timeoutMs });
+  await session.waitForStatus(game.tabId, (s) => s.running || s.state === 'error', { what: 'the run to start', timeoutMs: 30_000 });
+  const seen = await waitFor(
+    async () => ({ page: await flood(game.page), run: await session.status(game.tabId) }),
+    ({ page, run }) => done(page) || run?.running !== true,
+    { what, timeoutMs },
+  );
+  if (!done(seen.page)) throw new Error(`The run ended before ${what}: ${JSON.stringify(seen)}`);
   await clickButton(popup, 'Stop');
   await session.waitForRest(game.tabId, { timeoutMs: 20_000 });
 }
