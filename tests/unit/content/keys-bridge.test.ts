@@ -180,9 +180,10 @@ function recordToContent(win: Window, k: BridgeKeys): string[] {
 }
 
 describe('main-world agent', () => {
-  it('is self-contained (runs from its source alone) and carries no zod', () => {
+  it('is self-contained (runs from its source alone, its parts written into it) and carries no zod', () => {
     const source = mainWorldAgent.toString();
     expect(source).not.toMatch(/zod|__zod/);
+    for (const part of ['agentText', 'agentHmac', 'agentPage', 'agentStore']) expect(source).toContain(`function ${part}(`);
     const win = freshWindow();
     expect(install(win, keys())).toBe(true);
   });
