@@ -5,7 +5,7 @@
  * - The content script is injected on demand by the background (chrome.scripting.executeScript({files}));
  *   the background imports it with `?script`, and `standaloneFiles` makes it one self-contained classic
  *   script (IIFE, no imports). The main-world agent is no file: a function injected with its arguments
- *   (src/background/inject.ts).
+ *   (src/background/inject.ts), its parts written into its body (build/vite-main-world.ts).
  * - The offscreen document is not named in the manifest: it is an extra build input. Its solver workers
  *   are ES-module workers (`new Worker(new URL(...), {type: 'module'})`).
  * - The learned network (models/4x6.ntn) is an asset the solver host imports with `?url`; the build fails
@@ -28,6 +28,7 @@ import manifest from './manifest.json';
 import { version } from './package.json';
 import { firefoxManifest } from './build/firefox-manifest';
 import { noStringEvaluation } from './build/vite-no-eval';
+import { mainWorldAgentParts } from './build/vite-main-world';
 import { packagedNetwork } from './build/packaged-network';
 
 /**
@@ -116,6 +117,7 @@ export default defineConfig(({ mode }) => {
   return {
     plugins: [
       noStringEvaluation(),
+      mainWorldAgentParts(),
       packagedNetwork(fileURLToPath(new URL('.', import.meta.url))),
       crx({
         manifest: target.manifest as ManifestV3Export,

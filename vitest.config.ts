@@ -1,9 +1,12 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { NODE_RESOLVE } from './vitest.shared';
+import { mainWorldAgentParts } from './build/vite-main-world';
 
 export default defineConfig({
   resolve: NODE_RESOLVE,
+  // The main-world agent's parts written into its body, as in the extension's builds: the tests run it from its source.
+  plugins: [mainWorldAgentParts()],
   test: {
     include: ['tests/unit/**/*.test.ts'],
     environment: 'node',

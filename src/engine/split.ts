@@ -157,7 +157,10 @@ export function workSplit(grid: Grid, plan: SplitPlan, buffer: SharedArrayBuffer
   const working = new Int32Array(buffer, WORKING, MAX_SPLIT_THREADS);
   const values = new Float32Array(buffer, VALUES, 4 * CHILDREN);
   const executions = [0, 0, 0, 0];
-  const { stopAt, cutoff } = bounds;
+  const { cutoff } = bounds;
+  // A stop (a cancel's flag, the helper's stopWhen) makes the core's clock read Infinity, which passes only a
+  // finite deadline: a search without one waits for Number.MAX_VALUE, so that it stops too.
+  const stopAt = Math.min(bounds.stopAt, Number.MAX_VALUE);
   let stopped = false;
   const search = (index: number, front: boolean): void => {
     const dir = plan.dirs[index];
@@ -209,7 +212,7 @@ export function workSplit(grid: Grid, plan: SplitPlan, buffer: SharedArrayBuffer
       const index = (busy - 1) >>> 5;
       const dir = plan.dirs[index];
       core.ttSetGeneration(generation + index, generation);
-      const value = core.searchChild(lo, hi, dir, limit, (busy - 1) & (CHILDREN - 1), Math.min(stopAt, Number.MAX_VALUE), false, cutoff);
+      const value = core.searchChild(lo, hi, dir, limit, (busy - 1) & (CHILDREN - 1), stopAt, false, cutoff);
       executions[dir] += core.lastExecutions();
       if (!Number.isNaN(value)) helped.add(busy);
       else if (now() >= stopAt) return executions;

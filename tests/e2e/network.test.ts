@@ -48,13 +48,14 @@ async function freshGame(): Promise<{ tabId: number; popup: Page }> {
   return { tabId: game.tabId, popup: await session.openPopup(game.tabId) };
 }
 
-/** The workers the offscreen document runs now (their targets, listed over the DevTools protocol). */
-async function offscreenWorkers(page: Page): Promise<number> {
+/** The workers the offscreen document runs now (their target ids, listed over the DevTools protocol). */
+async function offscreenWorkers(page: Page): Promise<string[]> {
   const cdp = await page.context().newCDPSession(page);
   try {
     const { targetInfos } = (await cdp.send('Target.getTargets')) as { targetInfos: { targetId: string; type: string; url: string; parentId?: string }[] };
     const offscreen = targetInfos.find((t) => t.url.endsWith('/src/offscreen/offscreen.html'));
-    return targetInfos.filter((t) => t.type === 'worker' && offscreen !== undefined && t.parentId === offscreen.targetId).length;
+    const workers = targetInfos.filter((t) => t.type === 'worker' && offscreen !== undefined && t.parentId === offscreen.targetId);
+    return workers.map((t) => t.targetId).sort();
   } finally {
     await cdp.detach();
   }
@@ -70,7 +71,7 @@ describe('the learned network (Chromium)', () => {
       (documents) => documents === 1,
       { what: 'the solver host started by the popup', timeoutMs: 10_000 },
     );
-    await waitFor(() => offscreenWorkers(popup), (workers) => workers >= 1, { what: 'the solver workers started by the popup', timeoutMs: 10_000 });
+    await waitFor(() => offscreenWorkers(popup), (workers) => workers.length >= 1, { what: 'the solver workers started by the popup', timeoutMs: 10_000 });
     expect(await session.inExtension(() => chrome.storage.session.get('solver:network').then((items) => items['solver:network'] ?? null), null)).toBeNull();
     expect(await session.status(tabId)).toBeNull();
     const networkStatuses = await recordNetworkStatuses();
@@ -108,10 +109,14 @@ describe('the learned network (Chromium)', () => {
 
   it('each expectimax decision is searched by every worker on one shared table; a newer request stops it at once', async () => {
     // Asked of the offscreen document (left open by the test before) as the background asks it, over its channel.
+    // The long request, the deepest fixed depth without a time budget (6 s on one thread of the CLI), has no
+    // time manager to end it early: only the newer request ends it.
+    const anyPage = session.context.pages()[0];
+    const workersBefore = await offscreenWorkers(anyPage);
     const replies = await session.inExtension(async (prefix) => {
       const channel = new BroadcastChannel(`${prefix}offscreen`);
       const board = { rows: 4, cols: 4, cells: [2, 4, 8, 16, 256, 128, 64, 32, 512, 1024, 0, 0, 4, 2, 0, 2] };
-      const ask = (requestId: string, timeMs: number) =>
+      const ask = (requestId: string, options: { timeMs?: number; depth?: number }) =>
         new Promise<{ choice?: { move: unknown; evaluation?: unknown; engine?: unknown }; split?: unknown; error?: unknown; ms: number }>((resolve) => {
           const started = performance.now();
           const rpc = `split-test-${requestId}`;
@@ -119,14 +124,14 @@ describe('the learned network (Chromium)', () => {
             if (event.data.rpc !== rpc || event.data.ack) return;
             resolve({ ...(event.data.reply ?? {}), ...(event.data.error !== undefined ? { error: event.data.error } : {}), ms: performance.now() - started });
           });
-          const message = { kind: 'offscreen/solve', requestId, strategy: 'expectimax', board, options: { timeMs }, channel: 'split-test' };
+          const message = { kind: 'offscreen/solve', requestId, strategy: 'expectimax', board, options, channel: 'split-test' };
           channel.postMessage({ rpc, message, url: location.href });
         });
       try {
-        const first = await ask('a', 100);
-        const long = ask('b', 5_000);
+        const first = await ask('a', { timeMs: 100 });
+        const long = ask('b', { depth: 12 });
         await new Promise((resolve) => setTimeout(resolve, 300));
-        const newer = await ask('c', 50);
+        const newer = await ask('c', { timeMs: 50 });
         return { first, long: await long, newer };
       } finally {
         channel.close();
@@ -138,6 +143,10 @@ describe('the learned network (Chromium)', () => {
     expect(String(replies.long.error)).toMatch(/replaced/);
     expect(replies.long.ms).toBeLessThan(2_000);
     expect(replies.newer).toMatchObject({ split: 'shared', choice: { evaluation: 'network' } });
+    // The long search's workers stopped when told (the newer one ran on every one of them): none ignored the
+    // cancel and was replaced after the pool's grace (which the long request's reply, sent at once, cannot show).
+    expect(workersBefore.length).toBeGreaterThanOrEqual(2);
+    expect(await offscreenWorkers(anyPage)).toEqual(workersBefore);
   });
 
   it('the "network" strategy is listed, and plays with the network', async () => {

@@ -167,6 +167,24 @@ describe('one thread', () => {
     expect(stop).toBeNull();
   });
 
+  it('stops a search without a deadline once its clock reads Infinity (a cancel sets the stop flag)', () => {
+    const grid = cheap[0].board;
+    const plan = planSplit(grid, rootsOf(grid), 1);
+    const buffer = createSplitBuffer();
+    resetSplit(buffer, plan);
+    // Deep enough to run for tens of seconds; stopped at the core's third look at its clock.
+    let polls = 0;
+    stop = () => ++polls >= 3;
+    try {
+      const executions = workSplit(grid, plan, buffer, 0, 12, table(plan));
+      expect(polls).toBe(3);
+      expect(executions.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+      expect(() => mergeSplit(plan, buffer)).toThrow(/not all searched/);
+    } finally {
+      stop = null;
+    }
+  });
+
   it('refuses to merge a search whose children are not all searched', () => {
     const grid = cheap[0].board;
     const plan = planSplit(grid, rootsOf(grid), 1);
