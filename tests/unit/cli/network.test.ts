@@ -1,7 +1,7 @@
 /**
  * The CLI with a learned network: the "network" strategy plays a bench with a network file (a tiny one
  * trained here in a second), expectimax says which evaluation it searched with, and a missing, absent or
- * corrupt network is refused with one line.
+ * corrupt network is refused with one line; a command whose strategy never reads the network does not load it.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,6 +13,7 @@ import { encodeNetwork, quantise } from '../../../src/engine/network/format';
 import { weightCount } from '../../../src/engine/network/shapes';
 import { instantiateTrainer } from '../../../src/cli/train/protocol';
 import { TRAIN_WASM_FILE } from '../../../src/cli/wasm-files';
+import { networkInUse } from '../../../src/cli/network';
 
 const ROOT = resolve(__dirname, '../../..');
 const TSX = join(ROOT, 'node_modules/.bin/tsx');
@@ -86,4 +87,19 @@ describe('the CLI with a network', () => {
     expect(bad.stderr.trim().split('\n')).toHaveLength(1);
     expect(bad.stderr).toMatch(/cannot use the network .*corrupt/);
   }, 120_000);
+});
+
+describe('the network a command loads', () => {
+  it('is the file for what evaluates with it (expectimax, network, the chance meter), none for the rest', () => {
+    expect(networkInUse(file, 'expectimax', {})).toBe(file);
+    expect(networkInUse(file, 'expectimax', { evaluation: 'network' })).toBe(file);
+    expect(networkInUse(file, 'network', {})).toBe(file);
+    expect(networkInUse(file, 'expectimax', { evaluation: 'heuristic' })).toBeNull();
+    expect(networkInUse(file, 'expectimax', { reference: true })).toBeNull();
+    for (const strategy of ['montecarlo', 'minimax', 'greedy', 'priority', 'random'] as const) {
+      expect(networkInUse(file, strategy, {})).toBeNull();
+      expect(networkInUse(file, strategy, {}, true)).toBe(file);
+    }
+    expect(networkInUse(null, 'network', {})).toBeNull();
+  });
 });
