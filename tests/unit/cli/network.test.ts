@@ -16,7 +16,6 @@ import { TRAIN_WASM_FILE } from '../../../src/cli/wasm-files';
 import { networkInUse } from '../../../src/cli/network';
 
 const ROOT = resolve(__dirname, '../../..');
-const TSX = join(ROOT, 'node_modules/.bin/tsx');
 const tmp = mkdtempSync(join(tmpdir(), 'network-cli-'));
 const file = join(tmp, 'tiny.ntn');
 /** The tiny network in two stages: the second (from the 256) its weights doubled. */
@@ -37,8 +36,9 @@ beforeAll(() => {
   writeFileSync(twoStages, encodeNetwork({ shape: '4x4', encoding: 'i16', scale: q.scale, stages: [0, 8], weights, metadata: { test: 'tiny, two stages' } }, (bytes) => deflateSync(bytes)));
 }, 60_000);
 
+/** `npm run <command> -- <args>` as tsx runs it: node with tsx's loader (one node process; the tsx command starts two). */
 function run(command: 'bench' | 'solve', args: readonly string[]) {
-  const result = spawnSync(TSX, [join(ROOT, `src/cli/${command}.ts`), ...args], { cwd: ROOT, encoding: 'utf8', timeout: 90_000 });
+  const result = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, `src/cli/${command}.ts`), ...args], { cwd: ROOT, encoding: 'utf8', timeout: 90_000 });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
