@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // Run npm scripts side by side, in phases (npm test uses it; docs: CONTRIBUTING.md, "Tests"):
 //
-//   node tools/parallel.mjs typecheck lint "build && build:e2e" \
+//   node tools/parallel.mjs typecheck lint build:e2e \
 //     --then test:e2e:main "test:e2e:hostile ; test:e2e:firefox" "test:unit ; test:e2e:sites"
 //
-// That is: type-check, lint and the builds together; then three lanes, each one browser at a time: the
+// That is: type-check, lint and the builds (the store builds, then the test builds copied from them)
+// together; then three lanes, each one browser at a time: the
 // Chromium tier's main lane; its hostile pages, then the Firefox tier; the unit tests, then the Chromium
 // tier's fixture sites (the lanes: vitest.shared.ts CHROMIUM_LANES, balanced by measured time).
 //
