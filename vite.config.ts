@@ -32,17 +32,12 @@ import { mainWorldAgentParts } from './build/vite-main-world';
 import { packagedNetwork } from './build/packaged-network';
 
 /**
- * `vite build --mode e2e` / `--mode e2e-firefox` (npm run build:e2e) write dist-e2e/ and dist-e2e-firefox/:
- * the same extension plus host access to the loopback addresses the end-to-end tests, the demo and the
- * overhead benchmark serve their pages on. The store builds (dist/, dist-firefox/, release/*.zip) never
- * carry them.
+ * The manifest of a build: manifest.json with package.json's version (the one place it is written). The test
+ * builds (dist-e2e/, dist-e2e-firefox/: these builds plus host access to the loopback addresses) are copies
+ * made by build/test-builds.mjs; the store builds (dist/, dist-firefox/, release/*.zip) never carry those hosts.
  */
-export const TEST_HOSTS = ['http://127.0.0.1/*', 'http://localhost/*'];
-
-/** The manifest of a build: manifest.json with package.json's version (the one place it is written). */
-function manifestFor(e2e: boolean): Omit<typeof manifest, 'host_permissions'> & { version: string; host_permissions: string[] } {
-  const declared: string[] = [...manifest.host_permissions];
-  return { ...manifest, version, host_permissions: e2e ? [...declared, ...TEST_HOSTS] : declared };
+function manifestFor(): Omit<typeof manifest, 'host_permissions'> & { version: string; host_permissions: string[] } {
+  return { ...manifest, version, host_permissions: [...manifest.host_permissions] };
 }
 
 /** The extension's own pages no manifest key names (src/shared/onboarding.ts opens them): both builds. */
@@ -92,11 +87,7 @@ function noBrowserInWorkers(): Plugin {
   };
 }
 
-/**
- * What differs between the four builds: Chrome `dist/` (default mode), Firefox `dist-firefox/` (mode
- * "firefox"), and their test builds with the loopback hosts, `dist-e2e/` (mode "e2e") and
- * `dist-e2e-firefox/` (mode "e2e-firefox").
- */
+/** What differs between the two builds: Chrome `dist/` (default mode) and Firefox `dist-firefox/` (mode "firefox"). */
 export function browserTarget(mode: string): {
   browser: 'chrome' | 'firefox';
   manifest: object;
@@ -104,12 +95,10 @@ export function browserTarget(mode: string): {
   target: string;
   pages: Record<string, string>;
 } {
-  const firefox = mode === 'firefox' || mode === 'e2e-firefox';
-  const e2e = mode === 'e2e' || mode === 'e2e-firefox';
-  const chrome = manifestFor(e2e);
-  return firefox
-    ? { browser: 'firefox', manifest: firefoxManifest(chrome), outDir: e2e ? 'dist-e2e-firefox' : 'dist-firefox', target: 'firefox128', pages: { panel: 'src/ui/panel/index.html', ...ONBOARDING_PAGES } }
-    : { browser: 'chrome', manifest: chrome, outDir: e2e ? 'dist-e2e' : 'dist', target: 'chrome116', pages: { offscreen: 'src/offscreen/offscreen.html', ...ONBOARDING_PAGES } };
+  const chrome = manifestFor();
+  return mode === 'firefox'
+    ? { browser: 'firefox', manifest: firefoxManifest(chrome), outDir: 'dist-firefox', target: 'firefox128', pages: { panel: 'src/ui/panel/index.html', ...ONBOARDING_PAGES } }
+    : { browser: 'chrome', manifest: chrome, outDir: 'dist', target: 'chrome116', pages: { offscreen: 'src/offscreen/offscreen.html', ...ONBOARDING_PAGES } };
 }
 
 export default defineConfig(({ mode }) => {

@@ -9,9 +9,31 @@ export const NODE_RESOLVE: UserConfig['resolve'] = {
 };
 
 /** A browser tier: one file at a time (each drives one browser), generous time limits. */
-export function browserTier(include: string): UserConfig {
+export function browserTier(include: string | readonly string[], exclude: readonly string[] = []): UserConfig {
   return {
     resolve: NODE_RESOLVE,
-    test: { include: [include], environment: 'node', testTimeout: 120_000, hookTimeout: 60_000, fileParallelism: false, pool: 'forks' },
+    test: {
+      include: typeof include === 'string' ? [include] : [...include],
+      ...(exclude.length > 0 ? { exclude: [...exclude] } : {}),
+      environment: 'node',
+      testTimeout: 120_000,
+      hookTimeout: 60_000,
+      fileParallelism: false,
+      pool: 'forks',
+    },
   };
 }
+
+/**
+ * The Chromium tier's lanes (vitest.e2e.config.ts, a project each): `npm test` runs each lane beside the
+ * others (tools/parallel.mjs), one file at a time within it, so that two browsers play side by side; `npm run
+ * test:e2e` runs them all, one file at a time. The `main` lane holds every file the others do not name. They
+ * are balanced by measured time with the Firefox tier and the unit tier that share their lanes
+ * (docs/benchmarks.md, "Tests").
+ */
+export const CHROMIUM_LANES = {
+  /** Before the Firefox tier: the hostile pages' hundreds of new games and thousands of moves. */
+  hostile: ['tests/e2e/hostile-history.test.ts'],
+  /** After the unit tier: Solve on every fixture page. */
+  sites: ['tests/e2e/sites.test.ts'],
+} as const satisfies Record<string, readonly string[]>;

@@ -4,7 +4,7 @@
 // imported shared memory: threads sharing one transposition table), tables.wasm (the endgame-table
 // builder) and train.wasm (the network trainer's hot loop).
 // The .wasm files are build output (never committed): `npm run build:wasm`; npm's pre-hooks run it before
-// `build`, `build:e2e`, `test:unit`, the CLI commands and `train`. Does nothing when every .wasm is newer
+// `build` (and so `build:e2e`), `test:unit`, the CLI commands and `train`. Does nothing when every .wasm is newer
 // than every source; `--force` rebuilds anyway.
 import { mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';

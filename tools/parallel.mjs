@@ -1,14 +1,20 @@
 #!/usr/bin/env node
 // Run npm scripts side by side, in phases (npm test uses it; docs: CONTRIBUTING.md, "Tests"):
 //
-//   node tools/parallel.mjs typecheck lint "build && build:e2e" --then test:e2e "test:e2e:firefox ; test:unit"
+//   node tools/parallel.mjs typecheck lint build:e2e \
+//     --then test:e2e:main "test:e2e:hostile ; test:e2e:firefox" "test:unit ; test:e2e:sites"
+//
+// That is: type-check, lint and the builds (the store builds, then the test builds copied from them)
+// together; then three lanes, each one browser at a time: the
+// Chromium tier's main lane; its hostile pages, then the Firefox tier; the unit tests, then the Chromium
+// tier's fixture sites (the lanes: vitest.shared.ts CHROMIUM_LANES, balanced by measured time).
 //
 // Each argument is a job: steps separated by `;`, run one after the other whatever the last one ended with;
 // a step is npm scripts joined by `&&`, run one after the other while they pass. The jobs of a phase run
 // side by side; the next phase starts once every job of this one has ended, and only when all of them
 // passed. A job's output is printed in one piece when it ends (never interleaved with another's), with its
-// time. Exits 1 when any job failed, after its phase (the other jobs of the phase are let finish: their
-// failures are news too).
+// time and each script's. Exits 1 when any job failed, after its phase (the other jobs of the phase are let
+// finish: their failures are news too).
 import { spawn } from 'node:child_process';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -45,11 +51,14 @@ function runScript(script, output) {
 async function runJob(steps) {
   const started = Date.now();
   const output = [];
+  const times = [];
   let code = 0;
   for (const scripts of steps) {
     for (const script of scripts) {
       output.push(Buffer.from(`> npm run ${script}\n`));
+      const from = Date.now();
       const status = await runScript(script, output);
+      times.push(`${script} ${((Date.now() - from) / 1000).toFixed(1)} s`);
       if (status !== 0) {
         code = code || status;
         break;
@@ -58,9 +67,10 @@ async function runJob(steps) {
   }
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   const name = steps.map((scripts) => scripts.join(' && ')).join(' ; ');
-  process.stdout.write(`\n━━ ${name} (${seconds} s${code === 0 ? '' : `, exit ${code}`})\n`);
+  const each = times.length > 1 ? `: ${times.join(', ')}` : '';
+  process.stdout.write(`\n━━ ${name} (${seconds} s${each}${code === 0 ? '' : `, exit ${code}`})\n`);
   process.stdout.write(Buffer.concat(output));
-  return { name, code, seconds };
+  return { name, code, seconds, each };
 }
 
 async function main() {
@@ -77,7 +87,7 @@ async function main() {
     }
   }
   const total = ((Date.now() - started) / 1000).toFixed(1);
-  process.stdout.write(`\nparallel: all passed in ${total} s (${times.map((t) => `${t.name} ${t.seconds} s`).join(', ')})\n`);
+  process.stdout.write(`\nparallel: all passed in ${total} s (${times.map((t) => `${t.name} ${t.seconds} s${t.each ? ` [${t.each.slice(2)}]` : ''}`).join(', ')})\n`);
   return 0;
 }
 

@@ -10,7 +10,7 @@
  * waiting (`noteLost`), are counted in the history's notice (storage.session), which the popup and the
  * panel show until the history is cleared or a game deleted. An import's refusals are in its reply.
  */
-import { ASIDE_STORAGE_KEY, GAMES_STORAGE_KEY, HISTORY_NOTICE_KEY, addGame, addToNotice, deleteFromLog, importIntoLog, readLog, readNotice } from '../shared/game-log';
+import { ASIDE_STORAGE_KEY, GAMES_STORAGE_KEY, HISTORY_NOTICE_KEY, addGame, addToNotice, deleteFromLog, importIntoLog, readLog, readNotice, refusedAlone } from '../shared/game-log';
 import type { GameLog, LogChange, NoticeCounts } from '../shared/game-log';
 import type { GameRecord, LogChangeReply } from '../shared/messages';
 
@@ -21,7 +21,7 @@ export interface StorageArea {
   remove(keys: string[]): Promise<void>;
 }
 
-function replyOf(change: LogChange, failed: boolean): LogChangeReply {
+function replyOf(change: Omit<LogChange, 'log'>, failed: boolean): LogChangeReply {
   const { added, duplicates, evicted, refused, short, future, truncated, deleted } = change;
   return failed
     ? { added: 0, duplicates, evicted: 0, refused: 0, short, future, truncated: 0, deleted: 0, failed }
@@ -37,8 +37,19 @@ export class GameLogWriter {
     private readonly now: () => number = () => Date.now(),
   ) {}
 
-  /** Record a game (a later record of the same game replaces it; a `fallback` guess only adds what is missing). */
+  /**
+   * Record a game (a later record of the same game replaces it; a `fallback` guess only adds what is missing).
+   * A record refused whatever the log holds (a short stopped game, a date in the future) is only counted:
+   * the log is neither read nor written again.
+   */
   record(record: GameRecord, options: { fallback?: boolean } = {}): Promise<LogChangeReply> {
+    const refusal = refusedAlone(record, this.now());
+    if (refusal) {
+      return this.inTurn(async () => {
+        await this.note({ short: refusal.short, future: refusal.future });
+        return replyOf(refusal, false);
+      });
+    }
     return this.change((log) => addGame(log, record, { ...options, now: this.now() }), { unsavedIfFailed: 1, noteRefusals: true });
   }
 
@@ -85,7 +96,12 @@ export class GameLogWriter {
       if (!options.clearsNotice && Object.values(counts).some((n) => n > 0)) await this.note(counts);
       return replyOf(change, false);
     };
-    const result = this.queue.then(run, run);
+    return this.inTurn(run);
+  }
+
+  /** Run `task` after every change queued before it. */
+  private inTurn<T>(task: () => Promise<T>): Promise<T> {
+    const result = this.queue.then(task, task);
     this.queue = result.catch(() => undefined);
     return result;
   }

@@ -18,7 +18,7 @@ import type { GameSettings } from './game';
 import { threadedChooser } from './split-games';
 import type { SplitMode } from './split-games';
 import { ENGINE_OPTION_SPECS, engineFrom, useEngine } from './engine';
-import { NETWORK_HELP, NETWORK_OPTION_SPECS, networkFileFrom, useNetwork } from './network';
+import { NETWORK_HELP, NETWORK_OPTION_SPECS, networkFileFrom, networkInUse, useNetwork } from './network';
 import { BANK_HELP, BANK_OPTION_SPECS, bankFrom, describeSearchOptions, EVALUATION_HELP, SEARCH_OPTION_SPECS, searchOptionsFrom, SIZE_RANGE, strategyChoices } from './search-options';
 import { CLI_TABLE_SPECS, TABLES_OPTION_SPECS, installTables, loadOrBuildTables, tablesCacheDir, tablesFrom } from './tables';
 import { REACH_TILES, summarizeBench } from './stats';
@@ -169,7 +169,8 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
   if (args.flag('chance') && network === null) throw new UsageError('--chance needs the network (the meter maps its values): --network FILE');
   // Every option is checked before the core and the network load (seconds): bad input is told at once.
   await useEngine(engine);
-  useNetwork(network);
+  const evaluatedWith = networkInUse(network, strategy, options, args.flag('chance'));
+  useNetwork(evaluatedWith);
   let tableReports: Awaited<ReturnType<typeof loadOrBuildTables>>['reports'] = [];
   if (tables.on) {
     // Build (or check) the tables once here; the worker threads then read them from the cache (with
@@ -192,7 +193,7 @@ async function strengthBench(args: ParsedArgs): Promise<void> {
     rows: size,
     cols: size,
     engine,
-    network,
+    network: evaluatedWith,
     ...(tables.on ? { tables } : {}),
     ...(bank !== undefined ? { bank } : {}),
     ...(args.flag('chance') ? { chance: 'measure' as const } : {}),

@@ -7,8 +7,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { inflateSync } from 'node:zlib';
-import { decodeNetwork, installNetwork } from '../engine/index';
-import type { Network } from '../engine/index';
+import { decodeNetwork, getStrategy, installNetwork } from '../engine/index';
+import type { Network, SearchOptions, StrategyName } from '../engine/index';
 import type { ParsedArgs } from './args';
 import { UsageError } from './args';
 
@@ -28,6 +28,19 @@ export function networkFileFrom(args: ParsedArgs): string | null {
     return text;
   }
   return existsSync(DEFAULT_NETWORK_FILE) ? DEFAULT_NETWORK_FILE : null;
+}
+
+/**
+ * The network file the games of `strategy` evaluate with: `file` when the strategy reads a network (the
+ * registry's usesNetwork: expectimax, network) and the options leave it on (not --reference, not --eval
+ * heuristic), or when the chance meter maps its values (`chance`); else null. A command that plays without
+ * it does not read and decode it (49 MB: seconds, in every thread) only to leave it unused.
+ */
+export function networkInUse(file: string | null, strategy: StrategyName, options: SearchOptions, chance = false): string | null {
+  if (file === null) return null;
+  if (chance) return file;
+  const used = getStrategy(strategy).usesNetwork === true && !options.reference && options.evaluation !== 'heuristic';
+  return used ? file : null;
 }
 
 /** Read a network file with Node's native zlib; a bad file is an error naming it. */

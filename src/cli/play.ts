@@ -13,7 +13,7 @@ import { playGame } from './game';
 import type { GameSettings, GameState } from './game';
 import { threadedChooser } from './split-games';
 import { ENGINE_OPTION_SPECS, engineFrom, useEngine } from './engine';
-import { NETWORK_HELP, NETWORK_OPTION_SPECS, networkFileFrom, useNetwork } from './network';
+import { NETWORK_HELP, NETWORK_OPTION_SPECS, networkFileFrom, networkInUse, useNetwork } from './network';
 import { BANK_HELP, BANK_OPTION_SPECS, bankFrom, describeSearchOptions, EVALUATION_HELP, SEARCH_OPTION_SPECS, searchOptionsFrom, SIZE_RANGE, strategyChoices } from './search-options';
 import { CLI_TABLE_SPECS, TABLES_OPTION_SPECS, installTables, loadOrBuildTables, tablesFrom } from './tables';
 import { formatNumber } from './table';
@@ -100,7 +100,8 @@ async function main(): Promise<void> {
   const threads = args.int('threads', { min: 1, max: MAX_SPLIT_THREADS }, 1) as number;
   // Every option is checked before the core and the network load (seconds): bad input is told at once.
   await useEngine(engine);
-  useNetwork(network);
+  const evaluatedWith = networkInUse(network, strategy, options);
+  useNetwork(evaluatedWith);
   if (tables.on) {
     const loaded = await loadOrBuildTables(CLI_TABLE_SPECS, undefined, (text) => process.stderr.write(`${text}\n`));
     installTables(loaded.tables);
@@ -112,7 +113,7 @@ async function main(): Promise<void> {
   const onSigint = (): void => controller.abort();
   process.on('SIGINT', onSigint);
 
-  const settings: GameSettings = { strategy, options, target, rows: size, cols: size, engine, network, ...(tables.on ? { tables } : {}), ...(bank !== undefined ? { bank } : {}) };
+  const settings: GameSettings = { strategy, options, target, rows: size, cols: size, engine, network: evaluatedWith, ...(tables.on ? { tables } : {}), ...(bank !== undefined ? { bank } : {}) };
   const chooser = threads > 1 ? await threadedChooser(settings, threads) : null;
   const title = [
     `strategy ${strategy}`,

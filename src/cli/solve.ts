@@ -9,7 +9,7 @@ import type { ChanceEstimate, SearchOptions } from '../engine/index';
 import { UsageError, parseCommandLine, runCli } from './args';
 import { MAX_SIDE, MIN_SIDE, formatBoard, parseBoard } from './board';
 import { ENGINE_OPTION_SPECS, engineFrom, useEngine } from './engine';
-import { NETWORK_HELP, NETWORK_OPTION_SPECS, networkFileFrom, useNetwork } from './network';
+import { NETWORK_HELP, NETWORK_OPTION_SPECS, networkFileFrom, networkInUse, useNetwork } from './network';
 import { describeSearchOptions, EVALUATION_HELP, SEARCH_OPTION_SPECS, searchOptionsFrom, strategyChoices } from './search-options';
 import { formatNumber, formatTable } from './table';
 
@@ -81,7 +81,7 @@ async function main(): Promise<void> {
   await useEngine(engineFrom(args));
   const network = networkFileFrom(args);
   if (strategyName === 'network' && network === null) throw new UsageError('the network strategy needs a network: --network FILE (npm run train writes one)');
-  useNetwork(network);
+  useNetwork(networkInUse(network, strategyName, options, args.flag('chance')));
   const choice = await getStrategy(strategyName).chooseMove(grid, options);
   const lines = [`board ${grid.rows}x${grid.cols}:`, ...formatBoard(grid), ''];
   const details = [`strategy ${strategyName}`, ...describeSearchOptions(options)];

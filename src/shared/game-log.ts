@@ -209,14 +209,26 @@ function fromTheFuture(game: GameRecord, now: number): boolean {
 }
 
 /**
+ * What becomes of `record` whatever the log holds: refused when it ends later than a day after `now`
+ * (`future`) or is a stopped game of fewer than MIN_KEPT_MOVES moves (`short`); null when the log decides.
+ * The writer answers these without reading or rewriting the log (a page that resets its board under a run
+ * sends one per reset).
+ */
+export function refusedAlone(record: GameRecord, now: number): Omit<LogChange, 'log'> | null {
+  if (fromTheFuture(record, now)) return { ...NOTHING, future: 1 };
+  if (record.outcome === 'stopped' && record.moves < MIN_KEPT_MOVES) return { ...NOTHING, short: 1 };
+  return null;
+}
+
+/**
  * The log with `record` in it. A record of a game already there (same gameId) replaces it. With
  * `fallback` (the background's guess from the last status when a page went away or the extension was
  * updated: no replay), a record of a known game that has as many moves or more is left as it is; one
  * with fewer moves gets the guess's numbers and keeps its replay, marked truncated.
  */
 export function addGame(log: GameLog, record: GameRecord, options: LogBounds & { fallback?: boolean } = {}): LogChange {
-  if (fromTheFuture(record, options.now ?? Date.now())) return { ...NOTHING, log, future: 1 };
-  if (record.outcome === 'stopped' && record.moves < MIN_KEPT_MOVES) return { ...NOTHING, log, short: 1 };
+  const refusal = refusedAlone(record, options.now ?? Date.now());
+  if (refusal) return { ...refusal, log };
   const bounded = boundRecord(record);
   let next = bounded.record;
   const known = record.gameId === undefined ? undefined : log.games.find((game) => game.gameId === record.gameId);

@@ -58,14 +58,17 @@ export async function waitForStatus(read: () => Promise<RunStatus | null>, accep
 
 /**
  * Wait until the run is at rest: not running, not thinking or moving, and the move count unchanged
- * over `stableMs` (a move under way when Stop arrived may still land and be reported).
+ * over `stableMs` (a move under way when Stop arrived may still land and be reported). The first reading
+ * is taken at once, each later one `stableMs` after the one before.
  */
 export async function waitForRest(read: () => Promise<RunStatus | null>, options: WaitOptions & { stableMs?: number } = {}): Promise<RunStatus> {
   let previous: RunStatus | null = null;
+  let first = true;
   const atRest = (s: RunStatus | null): boolean => s !== null && !s.running && s.state !== 'thinking' && s.state !== 'moving';
   return (await waitFor(
     async () => {
-      await sleep(options.stableMs ?? 400);
+      if (!first) await sleep(options.stableMs ?? 400);
+      first = false;
       const now = await read();
       const stable = previous !== null && now !== null && now.moves === previous.moves && atRest(previous) && atRest(now);
       previous = now;

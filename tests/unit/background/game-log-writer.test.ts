@@ -79,6 +79,8 @@ describe('what the history does not keep, it says', () => {
     const writer = new GameLogWriter(local, session, () => T0 + 100);
     expect(await writer.record(game(2, { endedAt: Date.UTC(2199, 0, 1) }))).toMatchObject({ added: 0, future: 1, failed: false });
     expect(await writer.record(game(3, { moves: 2, outcome: 'stopped' }))).toMatchObject({ added: 0, short: 1 });
+    // Neither is read into the log nor rewrites it (a page resetting its board sends one per reset).
+    expect(local.writes).toBe(0);
     // A finished game of 2 moves is a game: kept.
     expect(await writer.record(game(4, { moves: 2, outcome: 'over' }))).toMatchObject({ added: 1 });
     await writer.noteLost(5);

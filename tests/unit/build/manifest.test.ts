@@ -18,7 +18,7 @@ describe('manifest.json', () => {
     expect(manifest.manifest_version).toBe(3);
     expect([...manifest.permissions].sort()).toEqual(['activeTab', 'offscreen', 'scripting', 'sidePanel', 'storage']);
     // No standing host access: activeTab covers every gesture-started run; the loopback hosts the tests
-    // need are added by the test build only (vite.config.ts, mode e2e).
+    // need are added by the test builds only (build/test-builds.mjs).
     expect(manifest.host_permissions).toEqual([]);
     expect(manifest.optional_host_permissions).toEqual(['https://*/*', 'http://*/*']);
     expect(JSON.stringify(manifest)).not.toMatch(/<all_urls>|"tabs"|debugger|externally_connectable/);

@@ -1,7 +1,7 @@
 /**
  * The CLI with a learned network: the "network" strategy plays a bench with a network file (a tiny one
  * trained here in a second), expectimax says which evaluation it searched with, and a missing, absent or
- * corrupt network is refused with one line.
+ * corrupt network is refused with one line; a command whose strategy never reads the network does not load it.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,9 +13,9 @@ import { encodeNetwork, quantise } from '../../../src/engine/network/format';
 import { weightCount } from '../../../src/engine/network/shapes';
 import { instantiateTrainer } from '../../../src/cli/train/protocol';
 import { TRAIN_WASM_FILE } from '../../../src/cli/wasm-files';
+import { networkInUse } from '../../../src/cli/network';
 
 const ROOT = resolve(__dirname, '../../..');
-const TSX = join(ROOT, 'node_modules/.bin/tsx');
 const tmp = mkdtempSync(join(tmpdir(), 'network-cli-'));
 const file = join(tmp, 'tiny.ntn');
 /** The tiny network in two stages: the second (from the 256) its weights doubled. */
@@ -36,8 +36,9 @@ beforeAll(() => {
   writeFileSync(twoStages, encodeNetwork({ shape: '4x4', encoding: 'i16', scale: q.scale, stages: [0, 8], weights, metadata: { test: 'tiny, two stages' } }, (bytes) => deflateSync(bytes)));
 }, 60_000);
 
+/** `npm run <command> -- <args>` as tsx runs it: node with tsx's loader (one node process; the tsx command starts two). */
 function run(command: 'bench' | 'solve', args: readonly string[]) {
-  const result = spawnSync(TSX, [join(ROOT, `src/cli/${command}.ts`), ...args], { cwd: ROOT, encoding: 'utf8', timeout: 90_000 });
+  const result = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, `src/cli/${command}.ts`), ...args], { cwd: ROOT, encoding: 'utf8', timeout: 90_000 });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -86,4 +87,19 @@ describe('the CLI with a network', () => {
     expect(bad.stderr.trim().split('\n')).toHaveLength(1);
     expect(bad.stderr).toMatch(/cannot use the network .*corrupt/);
   }, 120_000);
+});
+
+describe('the network a command loads', () => {
+  it('is the file for what evaluates with it (expectimax, network, the chance meter), none for the rest', () => {
+    expect(networkInUse(file, 'expectimax', {})).toBe(file);
+    expect(networkInUse(file, 'expectimax', { evaluation: 'network' })).toBe(file);
+    expect(networkInUse(file, 'network', {})).toBe(file);
+    expect(networkInUse(file, 'expectimax', { evaluation: 'heuristic' })).toBeNull();
+    expect(networkInUse(file, 'expectimax', { reference: true })).toBeNull();
+    for (const strategy of ['montecarlo', 'minimax', 'greedy', 'priority', 'random'] as const) {
+      expect(networkInUse(file, strategy, {})).toBeNull();
+      expect(networkInUse(file, strategy, {}, true)).toBe(file);
+    }
+    expect(networkInUse(null, 'network', {})).toBeNull();
+  });
 });

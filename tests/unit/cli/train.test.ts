@@ -20,8 +20,9 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 // Each test starts the command line (tsx) a few times: on a busy 2-core machine that alone takes seconds.
 vi.setConfig({ testTimeout: 120_000 });
 
+/** `npm run train -- <args>` as tsx runs it: node with tsx's loader (one node process; the tsx command starts two). */
 function train(args: readonly string[]) {
-  const result = spawnSync(TSX, [join(ROOT, 'src/cli/train.ts'), ...args], { cwd: ROOT, encoding: 'utf8', timeout: 110_000 });
+  const result = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/train.ts'), ...args], { cwd: ROOT, encoding: 'utf8', timeout: 110_000 });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
