@@ -1,2 +1,2 @@
 /** Types of ./parallel.mjs (npm test's runner). */
-export function parsePhases(args: readonly string[]): string[][][][];
+export function parseCommand(args: readonly string[]): { beside: string[][][]; phases: string[][][][] };
