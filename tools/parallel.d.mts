@@ -1,2 +1,2 @@
 /** Types of ./parallel.mjs (npm test's runner). */
-export function parseCommand(args: readonly string[]): { beside: string[][][]; phases: string[][][][] };
+export function parsePhases(args: readonly string[]): string[][][][];

@@ -1,67 +1,43 @@
 #!/usr/bin/env node
 // Run npm scripts side by side, in phases (npm test uses it; docs: CONTRIBUTING.md, "Tests"):
 //
-//   node tools/parallel.mjs --beside typecheck --beside lint build:e2e \
+//   node tools/parallel.mjs typecheck lint build:e2e \
 //     --then test:e2e:main "test:e2e:hostile ; test:e2e:firefox" "test:unit ; test:e2e:sites"
 //
-// That is: the builds (the store builds, then the test builds copied from them); then three lanes, each one
-// browser at a time: the Chromium tier's main lane; its hostile pages, then the Firefox tier; the unit
-// tests, then the Chromium tier's fixture sites (the lanes: vitest.shared.ts CHROMIUM_LANES, balanced by
-// measured time). Type-check and lint run from the start, at a low CPU priority, beside them all.
+// That is: type-check, lint and the builds (the store builds, then the test builds copied from them)
+// together; then three lanes, each one browser at a time: the
+// Chromium tier's main lane; its hostile pages, then the Firefox tier; the unit tests, then the Chromium
+// tier's fixture sites (the lanes: vitest.shared.ts CHROMIUM_LANES, balanced by measured time).
 //
 // Each argument is a job: steps separated by `;`, run one after the other whatever the last one ended with;
 // a step is npm scripts joined by `&&`, run one after the other while they pass. The jobs of a phase run
 // side by side; the next phase starts once every job of this one has ended, and only when all of them
-// passed. A job after `--beside` starts at once at a low CPU priority (nice 10: it takes mostly the CPU time
-// the others leave, which waits for a browser leave plenty of, and slows them little) and holds up no phase;
-// no tier waits for it, and the command ends when it has ended too.
-// A job's output is printed in one piece when it ends (never interleaved with another's), with its time and
-// each script's. Exits 1 when any job failed, after its phase (the other jobs of the phase are let finish:
-// their failures are news too) and the jobs beside them.
+// passed. A job's output is printed in one piece when it ends (never interleaved with another's), with its
+// time and each script's. Exits 1 when any job failed, after its phase (the other jobs of the phase are let
+// finish: their failures are news too).
 import { spawn } from 'node:child_process';
-import { constants, setPriority } from 'node:os';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
-/** A job: a list of steps, each a list of npm scripts. */
-function parseJob(arg) {
-  const steps = arg.split(';').map((step) => step.split('&&').map((s) => s.trim()));
-  if (steps.flat().some((s) => !/^[\w:.-]+$/.test(s))) throw new Error(`not a list of npm scripts: "${arg}"`);
-  return steps;
-}
-
-/** The jobs beside the phases, and the phases (lists of jobs). */
-export function parseCommand(args) {
+/** The phases: lists of jobs, each a list of steps, each a list of npm scripts. */
+export function parsePhases(args) {
   const phases = [[]];
-  const beside = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
+  for (const arg of args) {
     if (arg === '--then') {
       phases.push([]);
       continue;
     }
-    if (arg === '--beside') {
-      if (i + 1 >= args.length) throw new Error('--beside needs a job');
-      beside.push(parseJob(args[++i]));
-      continue;
-    }
-    phases[phases.length - 1].push(parseJob(arg));
+    const steps = arg.split(';').map((step) => step.split('&&').map((s) => s.trim()));
+    if (steps.flat().some((s) => !/^[\w:.-]+$/.test(s))) throw new Error(`not a list of npm scripts: "${arg}"`);
+    phases[phases.length - 1].push(steps);
   }
   if (phases.some((jobs) => jobs.length === 0)) throw new Error('every phase needs at least one job');
-  return { beside, phases };
+  return phases;
 }
 
-function runScript(script, output, low) {
+function runScript(script, output) {
   return new Promise((resolve) => {
     const child = spawn(npm, ['run', '-s', script], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '1' } });
-    // Set before npm starts the script's own processes, which inherit it.
-    if (low && child.pid !== undefined) {
-      try {
-        setPriority(child.pid, constants.priority.PRIORITY_BELOW_NORMAL);
-      } catch {
-        // Not allowed here: it runs at the usual priority.
-      }
-    }
     child.stdout.on('data', (chunk) => output.push(chunk));
     child.stderr.on('data', (chunk) => output.push(chunk));
     child.on('error', (err) => {
@@ -72,7 +48,7 @@ function runScript(script, output, low) {
   });
 }
 
-async function runJob(steps, low = false) {
+async function runJob(steps) {
   const started = Date.now();
   const output = [];
   const times = [];
@@ -81,7 +57,7 @@ async function runJob(steps, low = false) {
     for (const script of scripts) {
       output.push(Buffer.from(`> npm run ${script}\n`));
       const from = Date.now();
-      const status = await runScript(script, output, low);
+      const status = await runScript(script, output);
       times.push(`${script} ${((Date.now() - from) / 1000).toFixed(1)} s`);
       if (status !== 0) {
         code = code || status;
@@ -98,20 +74,17 @@ async function runJob(steps, low = false) {
 }
 
 async function main() {
-  const { beside, phases } = parseCommand(process.argv.slice(2));
+  const phases = parsePhases(process.argv.slice(2));
   const started = Date.now();
-  const besideJobs = Promise.all(beside.map((steps) => runJob(steps, true)));
   const times = [];
   for (const jobs of phases) {
-    const results = await Promise.all(jobs.map((steps) => runJob(steps)));
+    const results = await Promise.all(jobs.map(runJob));
     times.push(...results);
-    if (results.some((r) => r.code !== 0)) break;
-  }
-  times.push(...(await besideJobs));
-  const failed = times.filter((r) => r.code !== 0);
-  if (failed.length > 0) {
-    process.stdout.write(`\nparallel: failed: ${failed.map((f) => f.name).join(', ')}\n`);
-    return 1;
+    const failed = results.filter((r) => r.code !== 0);
+    if (failed.length > 0) {
+      process.stdout.write(`\nparallel: failed: ${failed.map((f) => f.name).join(', ')}\n`);
+      return 1;
+    }
   }
   const total = ((Date.now() - started) / 1000).toFixed(1);
   process.stdout.write(`\nparallel: all passed in ${total} s (${times.map((t) => `${t.name} ${t.seconds} s${t.each ? ` [${t.each.slice(2)}]` : ''}`).join(', ')})\n`);

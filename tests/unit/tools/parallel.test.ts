@@ -1,8 +1,8 @@
-/** tools/parallel.mjs (npm test's runner): jobs of npm scripts, side by side within a phase, phases in order, jobs beside the phases; nothing else is run. */
+/** tools/parallel.mjs (npm test's runner): jobs of npm scripts, side by side within a phase, phases in order; nothing else is run. */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseCommand } from '../../../tools/parallel.mjs';
+import { parsePhases } from '../../../tools/parallel.mjs';
 import { CHROMIUM_LANES } from '../../../vitest.shared';
 
 const ROOT = resolve(__dirname, '../../..');
@@ -15,44 +15,32 @@ function argumentsOf(command: string): string[] {
 
 describe('tools/parallel.mjs', () => {
   it('reads jobs (steps separated by ;, each scripts joined by &&) and phases (--then)', () => {
-    expect(parseCommand(['typecheck', 'lint', 'build && build:e2e', '--then', 'test:unit', '--then', 'test:e2e', 'test:e2e:firefox ; test:unit']).phases).toEqual([
+    expect(parsePhases(['typecheck', 'lint', 'build && build:e2e', '--then', 'test:unit', '--then', 'test:e2e', 'test:e2e:firefox ; test:unit'])).toEqual([
       [[['typecheck']], [['lint']], [['build', 'build:e2e']]],
       [[['test:unit']]],
       [[['test:e2e']], [['test:e2e:firefox'], ['test:unit']]],
     ]);
   });
 
-  it('takes the job after each --beside, anywhere, out of the phases', () => {
-    expect(parseCommand(['--beside', 'typecheck', 'build', '--beside', 'lint ; knip', '--then', 'test:unit'])).toEqual({
-      beside: [[['typecheck']], [['lint'], ['knip']]],
-      phases: [[[['build']]], [[['test:unit']]]],
-    });
-    expect(() => parseCommand(['build', '--beside'])).toThrow(/--beside needs a job/);
-    expect(() => parseCommand(['--beside', 'lint'])).toThrow(/every phase/);
-  });
-
   it('takes npm script names only, and no empty phase', () => {
-    expect(() => parseCommand(['lint; rm -rf /'])).toThrow(/not a list of npm scripts/);
-    expect(() => parseCommand(['lint && $(reboot)'])).toThrow(/not a list of npm scripts/);
-    expect(() => parseCommand(['--beside', 'lint; rm -rf /', 'build'])).toThrow(/not a list of npm scripts/);
-    expect(() => parseCommand(['lint', '--then'])).toThrow(/every phase/);
-    expect(() => parseCommand([])).toThrow(/every phase/);
+    expect(() => parsePhases(['lint; rm -rf /'])).toThrow(/not a list of npm scripts/);
+    expect(() => parsePhases(['lint && $(reboot)'])).toThrow(/not a list of npm scripts/);
+    expect(() => parsePhases(['lint', '--then'])).toThrow(/every phase/);
+    expect(() => parsePhases([])).toThrow(/every phase/);
   });
 });
 
 describe('npm test', () => {
   const [node, runner, ...args] = argumentsOf(scripts.test);
-  const { beside, phases } = parseCommand(args);
-  const run = [...beside.flat(2), ...phases.flat(3)];
+  const phases = parsePhases(args);
+  const run = phases.flat(3);
 
-  it('runs every tier once: the builds, then each lane of the Chromium tier, Firefox and the unit tests; type-check and lint beside them', () => {
+  it('runs every tier once: type-check, lint, the builds, then each lane of the Chromium tier, Firefox and the unit tests', () => {
     expect([node, runner]).toEqual(['node', 'tools/parallel.mjs']);
     const lanes = ['main', ...Object.keys(CHROMIUM_LANES)].map((lane) => `test:e2e:${lane}`);
     expect([...run].sort()).toEqual(['typecheck', 'lint', 'build:e2e', 'test:e2e:firefox', 'test:unit', ...lanes].sort());
     // The builds (the store builds, then the test builds made from them) come before every browser tier.
-    expect(phases[0].flat(2)).toEqual(['build:e2e']);
-    // Type-check and lint, which no tier needs, run beside the phases at a low CPU priority.
-    expect(beside.flat(2).sort()).toEqual(['lint', 'typecheck']);
+    expect(phases[0].flat(2)).toContain('build:e2e');
     expect(scripts['build:e2e']).toMatch(/^npm run build && /);
     for (const script of run) expect(scripts[script], `package.json has no script ${script}`).toBeDefined();
   });
