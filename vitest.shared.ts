@@ -34,6 +34,9 @@ export function browserTier(include: string | readonly string[], exclude: readon
 export const CHROMIUM_LANES = {
   /** Before the Firefox tier: the hostile pages' hundreds of new games and thousands of moves. */
   hostile: ['tests/e2e/hostile-history.test.ts'],
-  /** After the unit tier: Solve on every fixture page. */
-  sites: ['tests/e2e/sites.test.ts'],
+  /**
+   * After the unit tier, whose two workers load the cores most: Solve on every fixture page, and the bounds
+   * on long tasks (a task's wall time on the page grows with the load: 315 ms against 200 beside the unit tier).
+   */
+  late: ['tests/e2e/sites.test.ts', 'tests/e2e/hardening.test.ts'],
 } as const satisfies Record<string, readonly string[]>;

@@ -2,12 +2,12 @@
 // Run npm scripts side by side, in phases (npm test uses it; docs: CONTRIBUTING.md, "Tests"):
 //
 //   node tools/parallel.mjs typecheck lint build:e2e \
-//     --then test:e2e:main "test:e2e:hostile ; test:e2e:firefox" "test:unit ; test:e2e:sites"
+//     --then test:e2e:main "test:e2e:hostile ; test:e2e:firefox" "test:unit ; test:e2e:late"
 //
 // That is: type-check, lint and the builds (the store builds, then the test builds copied from them)
-// together; then three lanes, each one browser at a time: the
-// Chromium tier's main lane; its hostile pages, then the Firefox tier; the unit tests, then the Chromium
-// tier's fixture sites (the lanes: vitest.shared.ts CHROMIUM_LANES, balanced by measured time).
+// together; then three lanes, each one browser at a time: the Chromium tier's main lane; its hostile pages,
+// then the Firefox tier; the unit tests, then the Chromium tier's fixture sites and long-task bounds (the
+// lanes: vitest.shared.ts CHROMIUM_LANES, balanced by measured time).
 //
 // Each argument is a job: steps separated by `;`, run one after the other whatever the last one ended with;
 // a step is npm scripts joined by `&&`, run one after the other while they pass. The jobs of a phase run

@@ -13,7 +13,7 @@
  *   submit button in a form, or sits inside a link across a shadow root, is never clicked.
  * - An input field (or textarea) with focus: no key is sent; the run pauses with a message.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { E2ESession, useE2ESession, clickButton, keysSeen, sleep, waitFor, waitForPopupText } from './support/harness';
 import type { GameTab } from './support/harness';
@@ -24,6 +24,16 @@ let session: E2ESession;
 useE2ESession((started) => {
   session = started;
 });
+
+/**
+ * A fixed search depth. These games start a few moves before 2048, where the time manager gives a move a
+ * tenth of the test settings' 20 ms (docs/engine.md, "Time where it matters"): on a busy machine 2 ms of wall
+ * time can pass with no CPU at all, and searches of depth 1 broke the 1024-512-256-128 chain (a CI run beside
+ * two other lanes played the web-component page on to a score of 20 120 without the 2048). At a fixed depth
+ * the moves are as good however busy the machine is, only slower.
+ */
+const WIN_SETTINGS = { depth: 2 } as const;
+beforeAll(() => session.setSettings(WIN_SETTINGS));
 
 const REPEAT = Math.max(1, Math.min(50, Number(process.env.REPEAT ?? '1') || 1));
 
@@ -119,12 +129,12 @@ describe('at 2048: keep playing', () => {
 
 describe('at 2048: stop', () => {
   afterAll(async () => {
-    await session.setSettings({ continueAfterWin: true });
+    await session.setSettings({ ...WIN_SETTINGS, continueAfterWin: true });
   });
 
   for (const path of ['/classic/', '/pages/play2048-like/', '/pages/react-like/']) {
     it(`${path}: the run ends with the win shown and the popup says so`, async () => {
-      await session.setSettings({ continueAfterWin: false });
+      await session.setSettings({ ...WIN_SETTINGS, continueAfterWin: false });
       const game = await openNearWin(session, path);
       const popup = await session.openPopup(game.tabId);
       await clickButton(popup, 'Solve');
