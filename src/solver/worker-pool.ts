@@ -48,7 +48,7 @@ async function loadPackagedNetwork(workers: number, onProgress: (fraction: numbe
 
 /** The pool, telling `report` every change of the network's state. */
 export function createWorkerPool(report: (status: NetworkStatus) => void): SolverPool {
-  const size = poolSize(navigator.hardwareConcurrency);
+  const size = poolSize(navigator.hardwareConcurrency, self.crossOriginIsolated);
   const split = canSplit(self) ? new PoolSplit() : null;
   return new SolverPool({
     size,

@@ -168,6 +168,13 @@ describe('poolSize', () => {
     expect(poolSize(undefined)).toBe(1);
     expect(poolSize(Number.NaN)).toBe(1);
   });
+
+  it('keeps to two workers where each would hold its own copy of the network (no shared memory)', () => {
+    expect(poolSize(16, false)).toBe(2);
+    expect(poolSize(2, false)).toBe(2);
+    expect(poolSize(1, false)).toBe(1);
+    expect(poolSize(16, true)).toBe(4);
+  });
 });
 
 describe('SolverPool', () => {
