@@ -56,8 +56,8 @@ export interface Network {
 }
 
 /**
- * The i16 encoding of f32 weights: the largest weight maps to 2^(bits-1) - 1 (32 767 with the default 16
- * bits), each rounded to the nearest step. Fewer bits, coarser steps: a smaller file (fewer distinct values
+ * The i16 encoding of f32 weights: the largest weight maps to 2^(bits-1) - 1 (16 383 at the trainer's default 15
+ * bits, 32 767 at 16), each rounded to the nearest step. Fewer bits, coarser steps: a smaller file (fewer distinct values
  * compress better), at a cost in strength to measure.
  */
 export function quantise(weights: Float32Array, bits = 16): { weights: Int16Array; scale: number } {
