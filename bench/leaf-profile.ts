@@ -6,8 +6,9 @@
  * crisis-32768.txt) is searched to a fixed depth, every legal root move, on one core with play's table
  * (2^21 entries, buckets; a fresh generation per board, the reference cut-off), with the shipped network at
  * the leaves and with the heuristic. At a fixed depth and cut-off the tree does not depend on the leaves'
- * values, so the two searches visit the same nodes and differ only in what a leaf costs. Prints the time,
- * the move executions and M executions/s of each (the best of --runs runs).
+ * values, so the two searches visit the same nodes and differ only in what a leaf costs. Prints the processor time
+ * (this process's, so that runs preempted by other work are not charged for the wait), the move executions
+ * and M executions/s of each (the best of --runs runs).
  * --dump writes every root move's value and executions (network and heuristic) to a file; --check compares
  * with such a file bit for bit (a change to the core that must not change a value: build before and after,
  * dump with one and check with the other; --wasm A,B,... searches with other builds of the core, their runs
@@ -57,7 +58,8 @@ const bitsU = new Uint32Array(bits.buffer);
 function search(core: WasmCore, boards: readonly { lo: number; hi: number }[], depth: number): Run {
   let executions = 0;
   const results: [number, number][][] = [];
-  const started = performance.now();
+  // Processor time, not wall time: a run that the machine's other work preempts is not charged for the wait.
+  const started = process.cpuUsage();
   for (const { lo, hi } of boards) {
     const row: [number, number][] = [];
     for (let dir = 0; dir < 4; dir++) {
@@ -69,7 +71,8 @@ function search(core: WasmCore, boards: readonly { lo: number; hi: number }[], d
     }
     results.push(row);
   }
-  return { ms: performance.now() - started, executions, results };
+  const used = process.cpuUsage(started);
+  return { ms: (used.user + used.system) / 1000, executions, results };
 }
 
 async function main(): Promise<void> {
