@@ -15,7 +15,7 @@
  * (ttSetGeneration), one per root move of a split search (src/engine/split.ts).
  */
 
-import { ROWS, SCORE_LEFT, SCORE_RIGHT, emptyMask, fillMoveTables, movedLeft, movedRight, rowsScore, transpose } from "./bitboard";
+import { ROWS, ROW_LEFT, ROW_RIGHT, SCORE_LEFT, SCORE_RIGHT, emptyMask, fillMoveTables, movedLeft, movedRight, rowsScore, transpose } from "./bitboard";
 import { evaluateF32, evaluateI16, rankLanes, reachesRank, weightCount } from "./ntuple";
 
 @external("env", "now")
@@ -100,12 +100,35 @@ export function init(): void {
     return;
   }
   fillMoveTables();
-  for (let row: u32 = 0; row < <u32>ROWS; row++) store<f32>(HEUR + (<usize>row << 2), lineHeuristic(row));
+  for (let row: u32 = 0; row < <u32>ROWS; row++) {
+    store<f32>(HEUR + (<usize>row << 2), lineHeuristic(row));
+    const at = <usize>row << 2;
+    store<u32>(MOVE_SCORE_LEFT + at, <u32>load<u16>(ROW_LEFT + (<usize>row << 1)) | ((load<u32>(SCORE_LEFT + at) >> 2) << 16));
+    store<u32>(MOVE_SCORE_RIGHT + at, <u32>load<u16>(ROW_RIGHT + (<usize>row << 1)) | ((load<u32>(SCORE_RIGHT + at) >> 2) << 16));
+  }
   if (ASC_FEATURE_THREADS) atomic.store<u32>(TABLES_FILLED, 1);
   tablesReady = true;
 }
 
 // ---- board primitives ----
+
+// The moves of the search with the network, which adds each move's score: the moved row and its score in
+// one table entry (u32: the row in the low half, the score / 4 above: a row's score is a multiple of 4 and at
+// most 2 * 65 536), so that a move and its score read four entries instead of eight.
+const MOVE_SCORE_LEFT: usize = memory.data(ROWS * 4, 64);
+const MOVE_SCORE_RIGHT: usize = memory.data(ROWS * 4, 64);
+/** The score of the last moveRows. */
+let movedScore: u32 = 0;
+
+/** Every row of `b` moved with `table` (MOVE_SCORE_LEFT or MOVE_SCORE_RIGHT); the score in movedScore. */
+@inline function moveRows(b: u64, table: usize): u64 {
+  const e0 = load<u32>(table + (<usize>(b & 0xffff) << 2));
+  const e1 = load<u32>(table + (<usize>((b >> 16) & 0xffff) << 2));
+  const e2 = load<u32>(table + (<usize>((b >> 32) & 0xffff) << 2));
+  const e3 = load<u32>(table + (<usize>(b >> 48) << 2));
+  movedScore = ((e0 >> 16) + (e1 >> 16) + (e2 >> 16) + (e3 >> 16)) << 2;
+  return <u64>(e0 & 0xffff) | (<u64>(e1 & 0xffff) << 16) | (<u64>(e2 & 0xffff) << 32) | (<u64>e3 << 48 & 0xffff000000000000);
+}
 
 @inline function heur(r: u64): f32 {
   return load<f32>(HEUR + (<usize>r << 2));
@@ -731,14 +754,14 @@ function leafMaxNetwork(b: u64): f32 {
   executions += 4;
   let best: f32 = 0;
   const t = transpose(b);
-  let m = movedLeft(t);
-  if (m != t) best = max<f32>(best, <f32>rowsScore(t, SCORE_LEFT) + leafValue(transpose(m)));
-  m = movedRight(t);
-  if (m != t) best = max<f32>(best, <f32>rowsScore(t, SCORE_RIGHT) + leafValue(transpose(m)));
-  m = movedLeft(b);
-  if (m != b) best = max<f32>(best, <f32>rowsScore(b, SCORE_LEFT) + leafValue(m));
-  m = movedRight(b);
-  if (m != b) best = max<f32>(best, <f32>rowsScore(b, SCORE_RIGHT) + leafValue(m));
+  let m = moveRows(t, MOVE_SCORE_LEFT);
+  if (m != t) best = max<f32>(best, <f32>movedScore + leafValue(transpose(m)));
+  m = moveRows(t, MOVE_SCORE_RIGHT);
+  if (m != t) best = max<f32>(best, <f32>movedScore + leafValue(transpose(m)));
+  m = moveRows(b, MOVE_SCORE_LEFT);
+  if (m != b) best = max<f32>(best, <f32>movedScore + leafValue(m));
+  m = moveRows(b, MOVE_SCORE_RIGHT);
+  if (m != b) best = max<f32>(best, <f32>movedScore + leafValue(m));
   return best;
 }
 
@@ -748,14 +771,18 @@ function maxNodeNetwork(b: u64, cprob: f32): f32 {
   executions += 4;
   let best: f32 = 0;
   const t = transpose(b);
-  let m = movedLeft(t);
-  if (m != t) best = max<f32>(best, <f32>rowsScore(t, SCORE_LEFT) + chance(transpose(m), cprob));
-  m = movedRight(t);
-  if (m != t) best = max<f32>(best, <f32>rowsScore(t, SCORE_RIGHT) + chance(transpose(m), cprob));
-  m = movedLeft(b);
-  if (m != b) best = max<f32>(best, <f32>rowsScore(b, SCORE_LEFT) + chance(m, cprob));
-  m = movedRight(b);
-  if (m != b) best = max<f32>(best, <f32>rowsScore(b, SCORE_RIGHT) + chance(m, cprob));
+  let m = moveRows(t, MOVE_SCORE_LEFT);
+  let score = <f32>movedScore;
+  if (m != t) best = max<f32>(best, score + chance(transpose(m), cprob));
+  m = moveRows(t, MOVE_SCORE_RIGHT);
+  score = <f32>movedScore;
+  if (m != t) best = max<f32>(best, score + chance(transpose(m), cprob));
+  m = moveRows(b, MOVE_SCORE_LEFT);
+  score = <f32>movedScore;
+  if (m != b) best = max<f32>(best, score + chance(m, cprob));
+  m = moveRows(b, MOVE_SCORE_RIGHT);
+  score = <f32>movedScore;
+  if (m != b) best = max<f32>(best, score + chance(m, cprob));
   curDepth--;
   return best;
 }
