@@ -120,8 +120,10 @@ async function main(): Promise<void> {
   }
   const dump = args.string('dump');
   const check = args.string('check');
-  const expected = check ? (JSON.parse(readFileSync(check, 'utf8')) as { depth: number; results: Record<string, [number, number][][]> }) : null;
-  if (expected && expected.depth !== depth) throw new Error(`--check: ${check} was dumped at depth ${expected.depth}`);
+  const expected = check ? (JSON.parse(readFileSync(check, 'utf8')) as { depth: number; boards: number; results: Record<string, [number, number][][]> }) : null;
+  if (expected && (expected.depth !== depth || expected.boards !== boards.length)) {
+    throw new Error(`--check: ${check} holds ${expected.boards} boards at depth ${expected.depth}, not ${boards.length} at depth ${depth}`);
+  }
   for (const [k, file] of wasmFiles.entries()) {
     const results = Object.fromEntries(Object.entries(measured[k]).map(([evaluation, run]) => [evaluation, run.results]));
     if (dump && k === 0) writeFileSync(dump, JSON.stringify({ depth, boards: boards.length, results }));
