@@ -15,7 +15,7 @@
  * (ttSetGeneration), one per root move of a split search (src/engine/split.ts).
  */
 
-import { ROWS, SCORE_LEFT, SCORE_RIGHT, emptyMask, fillMoveTables, movedLeft, movedRight, rowsScore, transpose } from "./bitboard";
+import { ROWS, ROW_LEFT, ROW_RIGHT, SCORE_LEFT, SCORE_RIGHT, emptyMask, fillMoveTables, movedLeft, movedRight, rowsScore, transpose } from "./bitboard";
 import { evaluateF32, evaluateI16, rankLanes, reachesRank, weightCount } from "./ntuple";
 
 @external("env", "now")
@@ -94,17 +94,41 @@ const TABLES_FILLED: usize = memory.data(8, 8);
 
 export function init(): void {
   if (tablesReady) return;
+  if (ASC_FEATURE_THREADS) leafCache = LEAF_CACHES + (<usize>(atomic.add<u32>(LEAF_INSTANCES, 1) % <u32>LEAF_SLOTS) << (LEAF_BITS + 4));
   if (ASC_FEATURE_THREADS && atomic.load<u32>(TABLES_FILLED) == 1) {
     tablesReady = true;
     return;
   }
   fillMoveTables();
-  for (let row: u32 = 0; row < <u32>ROWS; row++) store<f32>(HEUR + (<usize>row << 2), lineHeuristic(row));
+  for (let row: u32 = 0; row < <u32>ROWS; row++) {
+    store<f32>(HEUR + (<usize>row << 2), lineHeuristic(row));
+    const at = <usize>row << 2;
+    store<u32>(MOVE_SCORE_LEFT + at, <u32>load<u16>(ROW_LEFT + (<usize>row << 1)) | ((load<u32>(SCORE_LEFT + at) >> 2) << 16));
+    store<u32>(MOVE_SCORE_RIGHT + at, <u32>load<u16>(ROW_RIGHT + (<usize>row << 1)) | ((load<u32>(SCORE_RIGHT + at) >> 2) << 16));
+  }
   if (ASC_FEATURE_THREADS) atomic.store<u32>(TABLES_FILLED, 1);
   tablesReady = true;
 }
 
 // ---- board primitives ----
+
+// The moves of the search with the network, which adds each move's score: the moved row and its score in
+// one table entry (u32: the row in the low half, the score / 4 above: a row's score is a multiple of 4 and at
+// most 2 * 65 536), so that a move and its score read four entries instead of eight.
+const MOVE_SCORE_LEFT: usize = memory.data(ROWS * 4, 64);
+const MOVE_SCORE_RIGHT: usize = memory.data(ROWS * 4, 64);
+/** The score of the last moveRows. */
+let movedScore: u32 = 0;
+
+/** Every row of `b` moved with `table` (MOVE_SCORE_LEFT or MOVE_SCORE_RIGHT); the score in movedScore. */
+@inline function moveRows(b: u64, table: usize): u64 {
+  const e0 = load<u32>(table + (<usize>(b & 0xffff) << 2));
+  const e1 = load<u32>(table + (<usize>((b >> 16) & 0xffff) << 2));
+  const e2 = load<u32>(table + (<usize>((b >> 32) & 0xffff) << 2));
+  const e3 = load<u32>(table + (<usize>(b >> 48) << 2));
+  movedScore = ((e0 >> 16) + (e1 >> 16) + (e2 >> 16) + (e3 >> 16)) << 2;
+  return <u64>(e0 & 0xffff) | (<u64>(e1 & 0xffff) << 16) | (<u64>(e2 & 0xffff) << 32) | (<u64>e3 << 48 & 0xffff000000000000);
+}
 
 @inline function heur(r: u64): f32 {
   return load<f32>(HEUR + (<usize>r << 2));
@@ -166,6 +190,7 @@ export function networkReserve(shape: i32, i16: bool, scale: f32, stages: i32): 
   networkStageBytes = weightCount(shape) << (i16 ? 1 : 2);
   networkEnd = networkBase + networkStageBytes * <usize>networkStages;
   ensureMemory(networkEnd);
+  leafCacheForget();
   ttBase = 0;
   ttLog2 = 0;
   return networkBase;
@@ -175,11 +200,13 @@ export function networkReserve(shape: i32, i16: bool, scale: f32, stages: i32): 
 export function networkStageFrom(s: i32, rank: i32): void {
   if (s < 1 || s >= networkStages || rank < 1 || rank > 15) return;
   store<u64>(STAGE_LANES + (<usize>s << 3), rankLanes(<u32>rank));
+  leafCacheForget();
 }
 
 /** Value leaves with the network (reserved and filled) or with the heuristic; forgets the table's entries. */
 export function useNetwork(on: bool): void {
   networkOn = on && networkEnd > 0;
+  leafCacheForget();
   if (ttLog2 > 0) ttNewGeneration();
 }
 
@@ -196,6 +223,51 @@ export function useNetwork(on: bool): void {
 @inline function networkValue(b: u64): f32 {
   const w = networkStages > 1 ? stageWeights(b) : networkBase;
   return networkI16 ? <f32>evaluateI16(networkShape, b, w) * networkScale : evaluateF32(networkShape, b, w);
+}
+
+// ---- the leaf cache ----
+// The network's value of the afterstates valued lately, direct-mapped by board. A leaf's afterstate often
+// comes again: the spawn children of one chance node at the search's frontier share most of their afterstates
+// (a tile spawned in any empty cell of a row on the same side of that row's tiles slides to the same row), and
+// other paths reach the same boards. On the crisis boards at depth 4, 49 % of the network's evaluations are
+// found here with 2^12 entries (64 KiB, in the first-level cache), 56 % with 2^16, 57 % with 2^18: the
+// repeats are near each other, and a larger cache costs more per probe than it saves (bench/leaf-profile.ts;
+// docs/research/2026-12-07-cheaper-leaf.md). A value depends on the board and the weights alone, so a hit
+// returns the very value the network gives, bit for bit.
+// Entry (16 bytes): board ^ data, data = value bits << 32 | tag. The tag is the cache's generation + 1 (never
+// the 0 of a fresh memory), ticked whenever the weights or the stages may change (networkReserve,
+// networkStageFrom, useNetwork), in static data, so in the shared build the same for every thread. Each
+// instance has a cache of its own (the shared build: one of LEAF_SLOTS, dealt out in turn at init, so that two
+// threads never write each other's lines); should more instances than slots share one memory, two share a
+// cache, written as the shared table is (two halves; a reader seeing halves of two writes finds a board that
+// does not match: a miss), so that a value is still never wrong.
+const LEAF_BITS: u32 = 12;
+const LEAF_SLOTS: i32 = ASC_FEATURE_THREADS ? 8 : 1;
+const LEAF_CACHES: usize = memory.data(<i32>(16 << LEAF_BITS) * LEAF_SLOTS, 64);
+const LEAF_GENERATION: usize = memory.data(8, 8);
+/** Shared build: instances that took a slot so far. */
+const LEAF_INSTANCES: usize = memory.data(8, 8);
+/** This instance's leaf cache. */
+let leafCache: usize = LEAF_CACHES;
+
+function leafCacheForget(): void {
+  if (ASC_FEATURE_THREADS) atomic.add<u32>(LEAF_GENERATION, 1);
+  else store<u32>(LEAF_GENERATION, load<u32>(LEAF_GENERATION) + 1);
+}
+
+/** The network's value of afterstate `b`, from the leaf cache when it holds it. */
+@inline function leafValue(b: u64): f32 {
+  const at = leafCache + (<usize>((b * 0x9e3779b97f4a7c15) >> (64 - <u64>LEAF_BITS)) << 4);
+  const tag = <u64>(load<u32>(LEAF_GENERATION) + 1);
+  const data = load<u64>(at, 8);
+  if ((load<u64>(at) ^ data) == b && (data & 0xffffffff) == tag) {
+    return reinterpret<f32>(<u32>(data >> 32));
+  }
+  const v = networkValue(b);
+  const fresh = (<u64>reinterpret<u32>(v) << 32) | tag;
+  store<u64>(at, b ^ fresh);
+  store<u64>(at, fresh, 8);
+  return v;
 }
 
 /** The network's value of a board (for tests: the TypeScript evaluation must agree). */
@@ -620,7 +692,7 @@ export function setReverse(on: bool): void {
 }
 
 function chance(b: u64, cprob: f32): f32 {
-  if (cprob < threshold || curDepth >= depthLimit) return networkOn ? networkValue(b) : heuristicOf(b);
+  if (cprob < threshold || curDepth >= depthLimit) return networkOn ? leafValue(b) : heuristicOf(b);
   if (executions >= nextCheck) poll();
   if (stopped) return 0;
   const remaining = <u32>(depthLimit - curDepth);
@@ -682,14 +754,14 @@ function leafMaxNetwork(b: u64): f32 {
   executions += 4;
   let best: f32 = 0;
   const t = transpose(b);
-  let m = movedLeft(t);
-  if (m != t) best = max<f32>(best, <f32>rowsScore(t, SCORE_LEFT) + networkValue(transpose(m)));
-  m = movedRight(t);
-  if (m != t) best = max<f32>(best, <f32>rowsScore(t, SCORE_RIGHT) + networkValue(transpose(m)));
-  m = movedLeft(b);
-  if (m != b) best = max<f32>(best, <f32>rowsScore(b, SCORE_LEFT) + networkValue(m));
-  m = movedRight(b);
-  if (m != b) best = max<f32>(best, <f32>rowsScore(b, SCORE_RIGHT) + networkValue(m));
+  let m = moveRows(t, MOVE_SCORE_LEFT);
+  if (m != t) best = max<f32>(best, <f32>movedScore + leafValue(transpose(m)));
+  m = moveRows(t, MOVE_SCORE_RIGHT);
+  if (m != t) best = max<f32>(best, <f32>movedScore + leafValue(transpose(m)));
+  m = moveRows(b, MOVE_SCORE_LEFT);
+  if (m != b) best = max<f32>(best, <f32>movedScore + leafValue(m));
+  m = moveRows(b, MOVE_SCORE_RIGHT);
+  if (m != b) best = max<f32>(best, <f32>movedScore + leafValue(m));
   return best;
 }
 
@@ -699,14 +771,18 @@ function maxNodeNetwork(b: u64, cprob: f32): f32 {
   executions += 4;
   let best: f32 = 0;
   const t = transpose(b);
-  let m = movedLeft(t);
-  if (m != t) best = max<f32>(best, <f32>rowsScore(t, SCORE_LEFT) + chance(transpose(m), cprob));
-  m = movedRight(t);
-  if (m != t) best = max<f32>(best, <f32>rowsScore(t, SCORE_RIGHT) + chance(transpose(m), cprob));
-  m = movedLeft(b);
-  if (m != b) best = max<f32>(best, <f32>rowsScore(b, SCORE_LEFT) + chance(m, cprob));
-  m = movedRight(b);
-  if (m != b) best = max<f32>(best, <f32>rowsScore(b, SCORE_RIGHT) + chance(m, cprob));
+  let m = moveRows(t, MOVE_SCORE_LEFT);
+  let score = <f32>movedScore;
+  if (m != t) best = max<f32>(best, score + chance(transpose(m), cprob));
+  m = moveRows(t, MOVE_SCORE_RIGHT);
+  score = <f32>movedScore;
+  if (m != t) best = max<f32>(best, score + chance(transpose(m), cprob));
+  m = moveRows(b, MOVE_SCORE_LEFT);
+  score = <f32>movedScore;
+  if (m != b) best = max<f32>(best, score + chance(m, cprob));
+  m = moveRows(b, MOVE_SCORE_RIGHT);
+  score = <f32>movedScore;
+  if (m != b) best = max<f32>(best, score + chance(m, cprob));
   curDepth--;
   return best;
 }
