@@ -29,9 +29,10 @@
  * Values from the learned network spread wider: a move's value is its score plus the network's estimate of
  * all the score still to come, and a move that breaks the board's order loses a good part of that. The same
  * script with the network the extension ships (`npx tsx bench/grade-spread.ts --strategy expectimax --network
- * models/4x6.ntn`, every 15th position of the seeded game to 2048, 221 non-best moves): expectimax median
- * 0.70 %, 75th 23 %, 90th 32 %, 95th 42 % (scale 3); the network strategy (one look ahead) median 2.7 %, 75th
- * 55 %, 90th 78 %, 95th 83 % (scale 8). A choice says what valued it (`evaluation`), and grades use its scale;
+ * models/4x6.ntn`, every 15th position of the seeded game to 2048; the two-stage network of 2026-12-07, 227
+ * non-best moves): expectimax median 0.25 %, 75th 22 %, 90th 31 %, 95th 38 % (scale 3); the network strategy
+ * (one look ahead) median 1.1 %, 75th 46 %, 90th 73 %, 95th 81 % (scale 8) — as the one-stage network's (90th
+ * 32 % and 78 %), so the scales stay. A choice says what valued it (`evaluation`), and grades use its scale;
  * the network strategy without a network plays greedy's one look ahead on the heuristic (scale 1).
  *
  * Accuracy of one move = 100 × (1 − min(1, loss / blunder threshold)): 100 for the best move, 0 for a
