@@ -9,7 +9,8 @@
  *   npx tsx bench/chance-offline.ts judge --fit fit.json --measure measure.json --method 8,30,linear [--method …]
  *       the methods fitted on all fit games, each judged once on the measure games (the reliability table);
  *       `--method shipped` judges the curves in src/engine/chance-curve.ts; --bootstrap N adds how much each
- *       tenth's difference moves over N redraws of the measure games (the noise any method is judged through).
+ *       tenth's difference moves over N redraws of the measure games (the noise any method is judged through);
+ *       --plot FILE.png draws the (last) method's reliability as bench/chance.ts measure --plot does.
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -17,6 +18,7 @@ import { fitCurves, formatReliability, reliability } from '../src/cli/chance-sam
 import type { ChanceGame, FitMethod, Reliability } from '../src/cli/chance-samples';
 import { readCurve } from '../src/engine/chance';
 import { CHANCE_CURVES } from '../src/engine/chance-curve';
+import { plot } from './chance';
 import type { ChanceCurve } from '../src/engine/chance';
 
 interface Saved {
@@ -95,7 +97,7 @@ const METHODS = [8, 16, 32, 64].flatMap((bins) => [15, 30, 60, 120].flatMap((min
 function main(): void {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
-    options: { fit: { type: 'string' }, measure: { type: 'string' }, folds: { type: 'string' }, method: { type: 'string', multiple: true }, bootstrap: { type: 'string' } },
+    options: { fit: { type: 'string' }, measure: { type: 'string' }, folds: { type: 'string' }, method: { type: 'string', multiple: true }, bootstrap: { type: 'string' }, plot: { type: 'string' } },
   });
   if (!values.fit) throw new Error('--fit FILE.json is needed');
   const fitGames = load(values.fit);
@@ -138,10 +140,11 @@ function main(): void {
       const w = worst(table);
       process.stdout.write(`${text}: worst next ${w.next.toFixed(1)} after ${w.after.toFixed(1)} pts\n${formatReliability(table).join('\n')}\n`);
       if (values.bootstrap) process.stdout.write(`${noise(games, Number(values.bootstrap))}\n`);
+      if (values.plot) plot(table, values.plot); // one --method: the plot is that method's
     }
     return;
   }
-  throw new Error('usage: npx tsx bench/chance-offline.ts cv|judge --fit FILE.json [--measure FILE.json] [--folds K] [--method BINS,GAMES,linear|logit …]');
+  throw new Error('usage: npx tsx bench/chance-offline.ts cv|judge --fit FILE.json [--measure FILE.json] [--folds K] [--method BINS,GAMES,linear|logit …] [--bootstrap N] [--plot FILE.png]');
 }
 
 main();

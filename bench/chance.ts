@@ -104,7 +104,8 @@ function plotHtml(result: Reliability): string {
   return `<!doctype html><html><body style="margin:0;overflow:hidden;background:#fff;font:12px sans-serif"><svg xmlns="http://www.w3.org/2000/svg" style="display:block" width="${size + 2 * pad}" height="${size + 2 * pad}">${ticks}<line x1="${px(0)}" y1="${py(0)}" x2="${px(1)}" y2="${py(1)}" stroke="#888" stroke-dasharray="4 4"/>${marks}${legend}<text x="${px(0.5)}" y="${py(0) + 34}" text-anchor="middle">estimated chance (%)</text><text transform="translate(14 ${py(0.5)}) rotate(-90)" text-anchor="middle">reached (%)</text></svg></body></html>`;
 }
 
-function plot(result: Reliability, file: string): void {
+/** The reliability drawn as a PNG by headless Chromium (also chance-offline.ts judge --plot). */
+export function plot(result: Reliability, file: string): void {
   const html = join(tmpdir(), `chance-reliability-${process.pid}.html`);
   writeFileSync(html, plotHtml(result));
   execFileSync('/usr/bin/chromium', ['--headless', '--no-sandbox', '--disable-gpu', `--screenshot=${file}`, '--window-size=456,456', `file://${html}`], { stdio: 'ignore' });
