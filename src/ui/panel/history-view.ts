@@ -20,6 +20,7 @@ import { byId } from '../dom';
 import { formatInt, t, uiLanguage } from '../i18n';
 import { browser } from '../../platform/runtime';
 import { noticeText } from '../history-notice';
+import { followLog } from '../log-follower';
 import { ReachChart } from './charts';
 
 /** The id of a game in the replay's URL: its end time. */
@@ -88,6 +89,8 @@ export class HistoryView {
   private notice: HistoryNotice | null = null;
   private readonly chart = new ReachChart(byId('chart-reach'), 160);
   private wired = false;
+  /** Whether the log in storage is followed (from the first show on). */
+  private following = false;
   private confirmUntil = 0;
 
   rebuildChart(): void {
@@ -104,6 +107,12 @@ export class HistoryView {
     this.useLog(local[GAMES_STORAGE_KEY], local[ASIDE_STORAGE_KEY]);
     this.notice = readNotice(session[HISTORY_NOTICE_KEY]);
     this.render();
+    if (this.following) return;
+    this.following = true;
+    followLog({ games: local[GAMES_STORAGE_KEY], aside: local[ASIDE_STORAGE_KEY] }, (log) => {
+      this.useLog(log.games, log.aside);
+      if (!byId('view-history').hidden) this.render();
+    });
   }
 
   private wire(): void {
@@ -122,15 +131,8 @@ export class HistoryView {
       if (key) void this.change(() => send('history/delete', { key }));
     });
     browser.storage.onChanged.addListener((changes, area) => {
-      if (area === 'local' && (changes[GAMES_STORAGE_KEY] || changes[ASIDE_STORAGE_KEY])) {
-        void browser.storage.local.get([GAMES_STORAGE_KEY, ASIDE_STORAGE_KEY]).then((local) => {
-          this.useLog(local[GAMES_STORAGE_KEY], local[ASIDE_STORAGE_KEY]);
-          if (!byId('view-history').hidden) this.render();
-        });
-        return;
-      } else if (area === 'session' && changes[HISTORY_NOTICE_KEY]) {
-        this.notice = readNotice(changes[HISTORY_NOTICE_KEY].newValue);
-      } else return;
+      if (area !== 'session' || !changes[HISTORY_NOTICE_KEY]) return;
+      this.notice = readNotice(changes[HISTORY_NOTICE_KEY].newValue);
       if (!byId('view-history').hidden) this.render();
     });
   }

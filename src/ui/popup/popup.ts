@@ -18,6 +18,8 @@ import { exportFileName, gameStats, tabIdFromSearch } from '../status-view';
 import { linkHowItWorks } from '../pages';
 import { showUpdateNote } from '../update-note';
 import { noticeText } from '../history-notice';
+import { followLog } from '../log-follower';
+import type { StoredLog } from '../log-follower';
 
 const ui = {
   games: byId('games'),
@@ -85,18 +87,18 @@ async function start(): Promise<void> {
   ui.export.addEventListener('click', exportGames);
   linkHowItWorks(document);
   void showUpdateNote(byId('update-note')).catch(() => undefined);
-  const useLog = (local: Record<string, unknown>): void => {
-    const log = readLog(local[GAMES_STORAGE_KEY], local[ASIDE_STORAGE_KEY]);
+  const useLog = (stored: StoredLog): void => {
+    const log = readLog(stored.games, stored.aside);
     games = [...log.games];
     unreadable = [...log.aside];
     renderGames();
   };
-  useLog(await browser.storage.local.get([GAMES_STORAGE_KEY, ASIDE_STORAGE_KEY]));
+  const local = await browser.storage.local.get([GAMES_STORAGE_KEY, ASIDE_STORAGE_KEY]);
+  const stored = { games: local[GAMES_STORAGE_KEY], aside: local[ASIDE_STORAGE_KEY] };
+  useLog(stored);
+  followLog(stored, useLog);
   renderNotice(readNotice((await browser.storage.session.get(HISTORY_NOTICE_KEY))[HISTORY_NOTICE_KEY]));
   browser.storage.onChanged.addListener((changes, area) => {
-    if (area === 'local' && (changes[GAMES_STORAGE_KEY] || changes[ASIDE_STORAGE_KEY])) {
-      void browser.storage.local.get([GAMES_STORAGE_KEY, ASIDE_STORAGE_KEY]).then(useLog, () => undefined);
-    }
     if (area === 'session' && changes[HISTORY_NOTICE_KEY]) renderNotice(readNotice(changes[HISTORY_NOTICE_KEY].newValue));
   });
   await controls.start(await resolveTabId());

