@@ -59,23 +59,6 @@ function stageCodes(weights: Weights, s: number, count: number): Codes {
   return codes;
 }
 
-/** Turn the codes decoded in place at stage `s` of `weights` back into its weights (version 2). */
-function undoCodes(weights: Weights, s: number, count: number): void {
-  const base = s * count;
-  if (weights instanceof Float32Array) {
-    if (s === 0) return;
-    const bits = new Uint32Array(weights.buffer, weights.byteOffset, weights.length);
-    for (let i = base; i < base + count; i++) bits[i] ^= bits[i - count];
-    return;
-  }
-  const codes = new Uint16Array(weights.buffer, weights.byteOffset, weights.length);
-  for (let i = base; i < base + count; i++) {
-    const z = codes[i];
-    const d = (z >>> 1) ^ -(z & 1);
-    weights[i] = s > 0 ? weights[i - count] + d : d; // the Int16Array wraps the sum
-  }
-}
-
 function varintLength(value: number): number {
   let n = 1;
   for (let v = value; v >= 0x80; v = Math.floor(v / 128)) n++;
@@ -118,16 +101,21 @@ function sparseStream(codes: Codes): Uint8Array {
   return out;
 }
 
-/** Read a sparse stream into `codes` (every code written, zeros included); a malformed stream throws. */
-function readSparse(stream: Uint8Array, codes: Codes): void {
-  const count = codes.length;
-  const width = codes.BYTES_PER_ELEMENT;
+/**
+ * The runs at the head of a sparse stream, checked against `count` codes: [zeros, values, zeros, values, ...],
+ * where the planes begin, and how many values they hold. A malformed stream throws.
+ */
+function readRuns(stream: Uint8Array, count: number, width: number): { runs: Uint32Array; at: number; values: number } {
+  const end = stream.length;
   let at = 0;
   const varint = (): number => {
-    let value = 0;
-    for (let shift = 0; shift < 35; shift += 7) {
-      if (at >= stream.length) throw new NetworkFormatError('the network file is corrupt (its weights end early)');
-      const byte = stream[at++];
+    if (at >= end) throw new NetworkFormatError('the network file is corrupt (its weights end early)');
+    let byte = stream[at++];
+    if (byte < 0x80) return byte;
+    let value = byte & 0x7f;
+    for (let shift = 7; shift < 35; shift += 7) {
+      if (at >= end) throw new NetworkFormatError('the network file is corrupt (its weights end early)');
+      byte = stream[at++];
       value += (byte & 0x7f) * 2 ** shift;
       if (byte < 0x80) return value;
     }
@@ -135,42 +123,102 @@ function readSparse(stream: Uint8Array, codes: Codes): void {
   };
   const runCount = varint();
   if (runCount > count) throw new NetworkFormatError('the network file is corrupt (more runs than weights)');
-  const starts = new Uint32Array(runCount);
-  const lengths = new Uint32Array(runCount);
-  let i = 0;
+  const runs = new Uint32Array(2 * runCount);
+  let covered = 0;
   let values = 0;
-  for (let r = 0; r < runCount; r++) {
-    const zeros = varint();
-    const n = varint();
-    if (i + zeros + n > count) throw new NetworkFormatError('the network file is corrupt (its weights overrun the network)');
-    codes.fill(0, i, i + zeros);
-    i += zeros;
-    starts[r] = i;
-    lengths[r] = n;
-    i += n;
+  for (let r = 0; r < 2 * runCount; r += 2) {
+    let zeros: number;
+    let n: number;
+    // A fast path for two one-byte lengths (below 128), nearly all of the ~11 million runs of the shipped network.
+    if (at + 1 < end && stream[at] < 0x80 && stream[at + 1] < 0x80) {
+      zeros = stream[at];
+      n = stream[at + 1];
+      at += 2;
+    } else {
+      zeros = varint();
+      n = varint();
+    }
+    covered += zeros + n;
+    if (covered > count) throw new NetworkFormatError('the network file is corrupt (its weights overrun the network)');
+    runs[r] = zeros;
+    runs[r + 1] = n;
     values += n;
   }
-  if (i !== count || at + values * width !== stream.length) throw new NetworkFormatError('the network file is corrupt (its weights do not fill the network)');
-  if (codes instanceof Uint16Array) {
-    let low = at;
-    let high = at + values;
-    for (let r = 0; r < runCount; r++) {
-      const end = starts[r] + lengths[r];
-      for (let w = starts[r]; w < end; w++) codes[w] = stream[low++] | (stream[high++] << 8);
+  if (covered !== count || at + values * width !== end) throw new NetworkFormatError('the network file is corrupt (its weights do not fill the network)');
+  return { runs, at, values };
+}
+
+/** Runs shorter than this are copied or zeroed element by element (a call costs more than a few stores). */
+const SHORT_RUN = 16;
+
+/**
+ * Decode stage `s`'s sparse stream straight into i16 weights, in one pass: each code (low byte from the first
+ * plane, high from the second) zigzag-decoded and added to the stage before (version 2) or taken as the weight's
+ * own bits (version 1, `raw`); a run of zero codes is the stage before's weights (or zeros at stage 0).
+ */
+function fillI16(stream: Uint8Array, weights: Int16Array, base: number, count: number, raw: boolean): void {
+  const { runs, at, values } = readRuns(stream, count, 2);
+  const previous = base > 0;
+  let low = at;
+  let high = at + values;
+  let i = base;
+  for (let r = 0; r < runs.length; r += 2) {
+    const zeros = runs[r];
+    if (zeros > 0) {
+      if (!previous) weights.fill(0, i, i + zeros);
+      else if (zeros < SHORT_RUN) for (let k = i; k < i + zeros; k++) weights[k] = weights[k - count];
+      else weights.copyWithin(i, i - count, i - count + zeros);
+      i += zeros;
     }
-    return;
-  }
-  const p = [at, at + values, at + 2 * values, at + 3 * values];
-  for (let r = 0; r < runCount; r++) {
-    const end = starts[r] + lengths[r];
-    for (let w = starts[r]; w < end; w++) codes[w] = (stream[p[0]++] | (stream[p[1]++] << 8) | (stream[p[2]++] << 16) | (stream[p[3]++] << 24)) >>> 0;
+    const stop = i + runs[r + 1];
+    if (raw) {
+      for (; i < stop; i++) weights[i] = stream[low++] | (stream[high++] << 8);
+    } else if (previous) {
+      for (; i < stop; i++) {
+        const z = stream[low++] | (stream[high++] << 8);
+        weights[i] = weights[i - count] + ((z >>> 1) ^ -(z & 1)); // the Int16Array wraps the sum
+      }
+    } else {
+      for (; i < stop; i++) {
+        const z = stream[low++] | (stream[high++] << 8);
+        weights[i] = (z >>> 1) ^ -(z & 1);
+      }
+    }
   }
 }
 
-/** The codes' view of stage `s` of `weights` (the same memory). */
-function codesView(weights: Weights, s: number, count: number): Codes {
-  const offset = weights.byteOffset + s * count * weights.BYTES_PER_ELEMENT;
-  return weights instanceof Int16Array ? new Uint16Array(weights.buffer, offset, count) : new Uint32Array(weights.buffer, offset, count);
+/**
+ * Decode stage `s`'s sparse stream straight into f32 weights' bits (four planes), in one pass: each code XORed
+ * with the stage before's bits (version 2, s > 0) or taken as the bits; a run of zero codes repeats the stage
+ * before (or is 0.0 at stage 0).
+ */
+function fillF32(stream: Uint8Array, bits: Uint32Array, base: number, count: number): void {
+  const { runs, at, values } = readRuns(stream, count, 4);
+  const previous = base > 0;
+  let p0 = at;
+  let p1 = at + values;
+  let p2 = at + 2 * values;
+  let p3 = at + 3 * values;
+  let i = base;
+  for (let r = 0; r < runs.length; r += 2) {
+    const zeros = runs[r];
+    if (zeros > 0) {
+      if (previous) bits.copyWithin(i, i - count, i - count + zeros);
+      else bits.fill(0, i, i + zeros);
+      i += zeros;
+    }
+    const stop = i + runs[r + 1];
+    for (; i < stop; i++) {
+      const code = stream[p0++] | (stream[p1++] << 8) | (stream[p2++] << 16) | (stream[p3++] << 24);
+      bits[i] = previous ? code ^ bits[i - count] : code;
+    }
+  }
+}
+
+/** Decode one stage's sparse stream into `weights` at `base` (`raw`, version 1: i16 codes are the weights' bits). */
+function fillStage(stream: Uint8Array, weights: Weights, base: number, count: number, raw: boolean): void {
+  if (weights instanceof Int16Array) fillI16(stream, weights, base, count, raw);
+  else fillF32(stream, new Uint32Array(weights.buffer, weights.byteOffset, weights.length), base, count);
 }
 
 /** Stage `s`'s sparse stream (version 2; `weights` already filled: unreadEntriesFilled). */
@@ -180,11 +228,10 @@ export function packStage(weights: Weights, s: number, count: number): Uint8Arra
 
 /** Decode stage `s`'s sparse stream into `weights` (version 2: stages before `s` already decoded there). */
 export function unpackStage(stream: Uint8Array, weights: Weights, s: number, count: number): void {
-  readSparse(stream, codesView(weights, s, count));
-  undoCodes(weights, s, count);
+  fillStage(stream, weights, s * count, count, false);
 }
 
 /** Version 1: decode the one stage's sparse stream into `weights`. */
 export function unpackVersion1(stream: Uint8Array, weights: Weights): void {
-  readSparse(stream, codesView(weights, 0, weights.length));
+  fillStage(stream, weights, 0, weights.length, true);
 }
