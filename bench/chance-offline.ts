@@ -10,7 +10,8 @@
  *       the methods fitted on all fit games, each judged once on the measure games (the reliability table);
  *       `--method shipped` judges the curves in src/engine/chance-curve.ts; --bootstrap N adds how much each
  *       tenth's difference moves over N redraws of the measure games (the noise any method is judged through);
- *       --plot FILE.png draws the (last) method's reliability as bench/chance.ts measure --plot does.
+ *       --plot FILE.png draws the (last) method's reliability as bench/chance.ts measure --plot does. --measure
+ *       may be given again: the games of several measure runs (other seeds) judged together, none twice.
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -22,12 +23,27 @@ import { plot } from './chance';
 import type { ChanceCurve } from '../src/engine/chance';
 
 interface Saved {
-  readonly games: readonly { maxTile: number; raw: readonly (readonly [number, string, number, number, number])[] }[];
+  readonly games: readonly { seed: number; maxTile: number; raw: readonly (readonly [number, string, number, number, number])[] }[];
 }
 
 function load(file: string): ChanceGame[] {
-  const saved = JSON.parse(readFileSync(file, 'utf8')) as Saved;
-  return saved.games.map((g) => ({ maxTile: g.maxTile, chance: { raw: g.raw } }));
+  return loadAll([file]);
+}
+
+/** The games of several saved runs together; a game (seed) in two of them, or in the fit games, is refused. */
+function loadAll(files: readonly string[], notIn: ReadonlySet<number> = new Set()): ChanceGame[] {
+  const seen = new Set<number>();
+  return files.flatMap((file) =>
+    (JSON.parse(readFileSync(file, 'utf8')) as Saved).games.map((g) => {
+      if (seen.has(g.seed) || notIn.has(g.seed)) throw new Error(`game seed ${g.seed} (${file}) is in two of the runs given: judge on games the fit never saw, each once`);
+      seen.add(g.seed);
+      return { maxTile: g.maxTile, chance: { raw: g.raw } };
+    }),
+  );
+}
+
+function seedsOf(file: string): Set<number> {
+  return new Set((JSON.parse(readFileSync(file, 'utf8')) as Saved).games.map((g) => g.seed));
 }
 
 /** Each game's positions estimated by the curves, as the measure mode records them. */
@@ -97,7 +113,7 @@ const METHODS = [8, 16, 32, 64].flatMap((bins) => [15, 30, 60, 120].flatMap((min
 function main(): void {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
-    options: { fit: { type: 'string' }, measure: { type: 'string' }, folds: { type: 'string' }, method: { type: 'string', multiple: true }, bootstrap: { type: 'string' }, plot: { type: 'string' } },
+    options: { fit: { type: 'string' }, measure: { type: 'string', multiple: true }, folds: { type: 'string' }, method: { type: 'string', multiple: true }, bootstrap: { type: 'string' }, plot: { type: 'string' } },
   });
   if (!values.fit) throw new Error('--fit FILE.json is needed');
   const fitGames = load(values.fit);
@@ -131,7 +147,8 @@ function main(): void {
   }
   if (positionals[0] === 'judge') {
     if (!values.measure) throw new Error('--measure FILE.json is needed');
-    const measureGames = load(values.measure);
+    const measureGames = loadAll(values.measure, seedsOf(values.fit));
+    process.stdout.write(`judged on ${measureGames.length} games of ${values.measure.join(', ')}\n`);
     for (const text of methods) {
       const { minGames, method } = parseMethod(text);
       const curves = text === 'shipped' ? CHANCE_CURVES.curves : fitCurves(fitGames, minGames, method);
@@ -144,7 +161,7 @@ function main(): void {
     }
     return;
   }
-  throw new Error('usage: npx tsx bench/chance-offline.ts cv|judge --fit FILE.json [--measure FILE.json] [--folds K] [--method BINS,GAMES,linear|logit …] [--bootstrap N] [--plot FILE.png]');
+  throw new Error('usage: npx tsx bench/chance-offline.ts cv|judge --fit FILE.json [--measure FILE.json …] [--folds K] [--method BINS,GAMES,linear|logit …] [--bootstrap N] [--plot FILE.png]');
 }
 
 main();
