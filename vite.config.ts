@@ -24,12 +24,16 @@ import { defineConfig } from 'vite';
 import type { Plugin } from 'vite';
 import { crx } from '@crxjs/vite-plugin';
 import type { ManifestV3Export } from '@crxjs/vite-plugin';
-import manifest from './manifest.json';
-import { version } from './package.json';
-import { firefoxManifest } from './build/firefox-manifest';
-import { noStringEvaluation } from './build/vite-no-eval';
-import { mainWorldAgentParts } from './build/vite-main-world';
-import { packagedNetwork } from './build/packaged-network';
+// Written as Node's own loader will read a config (JSON with its type, files with their extension): Vite warns
+// at every build about a config it could not load that way.
+import manifest from './manifest.json' with { type: 'json' };
+import packageJson from './package.json' with { type: 'json' };
+import { firefoxManifest } from './build/firefox-manifest.ts';
+import { noStringEvaluation } from './build/vite-no-eval.ts';
+import { mainWorldAgentParts } from './build/vite-main-world.ts';
+import { packagedNetwork } from './build/packaged-network.ts';
+
+const { version } = packageJson;
 
 /**
  * The manifest of a build: manifest.json with package.json's version (the one place it is written). The test

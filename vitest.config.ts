@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
-import { NODE_RESOLVE } from './vitest.shared';
-import { mainWorldAgentParts } from './build/vite-main-world';
+import { NODE_RESOLVE } from './vitest.shared.ts';
+import { mainWorldAgentParts } from './build/vite-main-world.ts';
 
 /**
  * The unit tests of what keeps state between searches (the engine's installed network, WebAssembly core and

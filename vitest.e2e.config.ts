@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import type { TestProjectInlineConfiguration } from 'vitest/config';
-import { CHROMIUM_LANES, browserTier } from './vitest.shared';
+import { CHROMIUM_LANES, browserTier } from './vitest.shared.ts';
 
 /**
  * The Chromium end-to-end tier: dist-e2e/ in headless Chromium (npm run test:e2e), one file at a time, in
