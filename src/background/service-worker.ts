@@ -68,9 +68,12 @@ async function showBadge(tabId: number, status: RunStatus | null): Promise<void>
 /** The one writer of the game log: recordings, fallbacks, imports, deletions and clearing in one queue. */
 const gameLog = new GameLogWriter(browser.storage.local, browser.storage.session);
 
-/** A session that starts on an emptied storage.session: the games left in play are recorded, old data goes. */
+/**
+ * A session that starts on an emptied storage.session: the games left in play are recorded, old data goes
+ * and an earlier version's whole game log moves into its parts.
+ */
 const newSession = isNewSession(browser.storage.session, Date.now());
-newSession.then((fresh) => (fresh ? deleteOldTables() : undefined)).catch(() => undefined);
+newSession.then((fresh) => (fresh ? Promise.all([deleteOldTables(), gameLog.migrate()]) : undefined)).catch(() => undefined);
 const liveGames = new LiveGames(browser.storage.local, gameLog, newSession);
 
 // ---------------------------------------------------------------------------------------------------
