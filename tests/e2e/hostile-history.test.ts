@@ -43,16 +43,14 @@ function games(site: string, count: number, from: number): GameRecord[] {
   }));
 }
 
-async function storedGames(): Promise<GameRecord[]> {
-  return session.inExtension(() => chrome.storage.local.get('games').then((items) => (items.games ?? []) as GameRecord[]), null);
+async function storedGames(): Promise<readonly GameRecord[]> {
+  return (await session.storedLog()).games;
 }
 
 /** Start from this history (and no notice). */
 async function seedHistory(seed: GameRecord[]): Promise<void> {
-  await session.inExtension(async (g) => {
-    await chrome.storage.local.set({ games: g });
-    await chrome.storage.session.remove('historyNotice');
-  }, seed);
+  await session.setStoredGames(seed);
+  await session.inExtension(() => chrome.storage.session.remove('historyNotice'), null);
 }
 
 async function flood(page: Page): Promise<{ moves: number; resets: number }> {

@@ -11,7 +11,6 @@ import type { Page } from 'playwright-core';
 import { E2ESession, useE2ESession, clickButton, keysSeen, sleep, waitFor } from './support/harness';
 import type { GameTab } from './support/harness';
 import { classicActuations, maxTile, readClassicSavedBoard, setClassicBoard } from './support/classic-board';
-import { readGames } from '../../src/shared/game-log';
 import type { GameRecord } from '../../src/shared/messages';
 
 let session: E2ESession;
@@ -41,12 +40,12 @@ async function command(popup: Page, tabId: number, name: 'solve' | 'stop'): Prom
   return popup.evaluate(([tab, c]) => chrome.runtime.sendMessage({ kind: 'popup/command', tabId: tab, command: c }), [tabId, name] as const);
 }
 
-async function games(): Promise<GameRecord[]> {
-  return readGames(await session.inExtension(() => chrome.storage.local.get('games').then((items) => items.games ?? []), null));
+async function games(): Promise<readonly GameRecord[]> {
+  return (await session.storedLog()).games;
 }
 
 async function clearGames(): Promise<void> {
-  await session.inExtension(() => chrome.storage.local.remove('games'), null);
+  await session.setStoredGames([]);
 }
 
 /**

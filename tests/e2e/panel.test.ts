@@ -37,8 +37,8 @@ async function freshGame(): Promise<GameTab> {
   return game;
 }
 
-async function storedGames(): Promise<unknown[]> {
-  return session.inExtension(() => chrome.storage.local.get('games').then((items) => (items.games as unknown[] | undefined) ?? []), null);
+async function storedGames(): Promise<readonly GameRecord[]> {
+  return (await session.storedLog()).games;
 }
 
 function numberIn(text: string, pattern: RegExp): number {
@@ -52,7 +52,7 @@ describe('side panel', () => {
   let finalCells: number[];
 
   it('plays from the panel and draws the live charts while the game goes on', async () => {
-    await session.inExtension(() => chrome.storage.local.remove('games'), null);
+    await session.setStoredGames([]);
     // random plays to a game over in 100–200 moves; a pause between moves makes that last long enough
     // (several seconds) to see the charts redrawn a few times while the game is played.
     await session.setSettings({ strategy: 'random', pauseMs: 60 });
@@ -127,7 +127,7 @@ describe('side panel', () => {
       const [download] = await Promise.all([panel.waitForEvent('download'), panel.getByRole('button', { name: button }).click()]);
       const path = await download.path();
       const text = readFileSync(path, 'utf8');
-      await session.inExtension(() => chrome.storage.local.remove('games'), null);
+      await session.setStoredGames([]);
       await expect.poll(() => panel.locator('#games-table tbody tr').count()).toBe(0);
       // The message of the previous import must not answer for this one.
       await panel.evaluate(() => (document.getElementById('io-message')!.textContent = ''));
@@ -139,7 +139,7 @@ describe('side panel', () => {
   });
 
   it('a hostile import while a game finishes: the finished game and every valid imported game are kept; an 8 MB record evicts nothing', async () => {
-    await session.inExtension(() => chrome.storage.local.remove(['games', 'gamesUnreadable']), null);
+    await session.setStoredGames([]);
     await session.setSettings({ strategy: 'expectimax', pauseMs: 0 });
     const finishing = await freshGame();
     // One move left (right or down), after which the spawned tile merges with nothing: the game ends.
@@ -194,7 +194,7 @@ describe('side panel', () => {
     const message = await waitFor(() => importing.locator('#io-message').innerText(), (text) => /Imported/.test(text), { what: 'the import’s message', timeoutMs: 30_000 });
     expect(message).toMatch(/Imported 4 games; 6 skipped \(not valid\), 0 already in the history\. 1 replays were cut short/);
     const log = await waitFor(
-      async () => (await storedGames()) as GameRecord[],
+      storedGames,
       (list) => list.length === 5,
       { what: 'the four imported games and the finished one', timeoutMs: 10_000 },
     );
@@ -235,10 +235,7 @@ describe('side panel', () => {
       replay: recorder.snapshot()!,
       coach: { graded: 3, accuracy: 50, counts: { best: 1, good: 0, inaccuracy: 0, mistake: 1, blunder: 1 }, marks: '!X-m', better: '-l-d', resyncs: 0 },
     };
-    await session.inExtension(
-      (record) => chrome.storage.local.get('games').then((items) => chrome.storage.local.set({ games: [...((items.games as unknown[]) ?? []), record] })),
-      coached,
-    );
+    await session.setStoredGames([...(await storedGames()), coached]);
     await panel.evaluate(() => (location.hash = '#history'));
     const row = panel.locator('#games-table tbody tr.coached');
     await expect.poll(() => row.count()).toBe(1);

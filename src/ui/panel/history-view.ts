@@ -9,7 +9,8 @@
 import { STRATEGY_NAMES } from '../../engine/types';
 import type { StrategyName } from '../../engine/types';
 import type { GameRecord, LogChangeReply } from '../../shared/messages';
-import { ASIDE_STORAGE_KEY, GAMES_CAP, SITE_GAMES_CAP, GAMES_STORAGE_KEY, HISTORY_NOTICE_KEY, gameKey, importCandidates, readGames, readLog, readNotice } from '../../shared/game-log';
+import { GAMES_CAP, SITE_GAMES_CAP, HISTORY_NOTICE_KEY, gameKey, importCandidates, readNotice } from '../../shared/game-log';
+import { GAME_LOG_KEYS, readStoredLog } from '../../shared/game-log-parts';
 import { SUMMARY_TILES, filterGames, sitesOf, summarize } from '../../shared/game-log';
 import type { HistoryNotice } from '../../shared/game-log';
 import { IMPORT_MAX_CHARS, ImportError, exportCsv, exportJson, importGames } from '../../shared/game-log-io';
@@ -21,6 +22,7 @@ import { formatInt, t, uiLanguage } from '../i18n';
 import { browser } from '../../platform/runtime';
 import { noticeText } from '../history-notice';
 import { followLog } from '../log-follower';
+import type { StoredLog } from '../log-follower';
 import { ReachChart } from './charts';
 
 /** The id of a game in the replay's URL: its end time. */
@@ -29,8 +31,7 @@ export function gameId(game: GameRecord): string {
 }
 
 export async function loadGames(): Promise<GameRecord[]> {
-  const items = await browser.storage.local.get(GAMES_STORAGE_KEY);
-  return readGames(items[GAMES_STORAGE_KEY]);
+  return [...readStoredLog(await browser.storage.local.get([...GAME_LOG_KEYS])).games];
 }
 
 function download(text: string, type: string, name: string): void {
@@ -101,16 +102,16 @@ export class HistoryView {
   async show(): Promise<void> {
     if (!this.wired) this.wire();
     const [local, session] = await Promise.all([
-      browser.storage.local.get([GAMES_STORAGE_KEY, ASIDE_STORAGE_KEY]),
+      browser.storage.local.get([...GAME_LOG_KEYS]),
       browser.storage.session.get(HISTORY_NOTICE_KEY),
     ]);
-    this.useLog(local[GAMES_STORAGE_KEY], local[ASIDE_STORAGE_KEY]);
+    this.useLog(local);
     this.notice = readNotice(session[HISTORY_NOTICE_KEY]);
     this.render();
     if (this.following) return;
     this.following = true;
-    followLog({ games: local[GAMES_STORAGE_KEY], aside: local[ASIDE_STORAGE_KEY] }, (log) => {
-      this.useLog(log.games, log.aside);
+    followLog(local, (log) => {
+      this.useLog(log);
       if (!byId('view-history').hidden) this.render();
     });
   }
@@ -138,8 +139,8 @@ export class HistoryView {
   }
 
   /** The stored log as the view shows it: a record that does not validate counts as unreadable. */
-  private useLog(storedGames: unknown, storedAside: unknown): void {
-    const log = readLog(storedGames, storedAside);
+  private useLog(stored: StoredLog): void {
+    const log = readStoredLog(stored);
     this.games = [...log.games];
     this.aside = [...log.aside];
   }

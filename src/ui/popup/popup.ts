@@ -7,7 +7,8 @@
  * last focused window.
  */
 import type { GameRecord } from '../../shared/messages';
-import { ASIDE_STORAGE_KEY, GAMES_STORAGE_KEY, HISTORY_NOTICE_KEY, readLog, readNotice } from '../../shared/game-log';
+import { HISTORY_NOTICE_KEY, readNotice } from '../../shared/game-log';
+import { GAME_LOG_KEYS, readStoredLog } from '../../shared/game-log-parts';
 import type { HistoryNotice } from '../../shared/game-log';
 import { exportJson } from '../../shared/game-log-io';
 import { Controls, warmSolver } from '../controls';
@@ -88,13 +89,12 @@ async function start(): Promise<void> {
   linkHowItWorks(document);
   void showUpdateNote(byId('update-note')).catch(() => undefined);
   const useLog = (stored: StoredLog): void => {
-    const log = readLog(stored.games, stored.aside);
+    const log = readStoredLog(stored);
     games = [...log.games];
     unreadable = [...log.aside];
     renderGames();
   };
-  const local = await browser.storage.local.get([GAMES_STORAGE_KEY, ASIDE_STORAGE_KEY]);
-  const stored = { games: local[GAMES_STORAGE_KEY], aside: local[ASIDE_STORAGE_KEY] };
+  const stored = await browser.storage.local.get([...GAME_LOG_KEYS]);
   useLog(stored);
   followLog(stored, useLog);
   renderNotice(readNotice((await browser.storage.session.get(HISTORY_NOTICE_KEY))[HISTORY_NOTICE_KEY]));

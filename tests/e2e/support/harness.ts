@@ -21,8 +21,10 @@ import { launchWithExtension, openExtensionWindow } from '../../harness/chromium
 import type { ExtensionBrowser, LaunchOptions } from '../../harness/chromium';
 import { startStaticServer, testPageMounts } from '../../harness/static-server';
 import type { StaticServer } from '../../harness/static-server';
+import { GAME_LOG_KEYS, chunkOf, gamesChunkKey, readStoredLog } from '../../../src/shared/game-log-parts';
+import type { GameLog } from '../../../src/shared/game-log';
 import { RunStatusSchema } from '../../../src/shared/messages';
-import type { RunStatus } from '../../../src/shared/messages';
+import type { GameRecord, RunStatus } from '../../../src/shared/messages';
 import { SETTINGS_STORAGE_KEY } from '../../../src/shared/settings';
 import type { Settings } from '../../../src/shared/settings';
 import { PAGE_INSTRUMENTATION } from './instrumentation';
@@ -169,6 +171,24 @@ export class E2ESession {
   async setSettings(settings: Partial<Settings>): Promise<void> {
     const value: Settings = { ...FAST_SETTINGS, ...settings };
     await this.inExtension(([key, v]) => chrome.storage.local.set({ [key]: v }), [SETTINGS_STORAGE_KEY, value] as const);
+  }
+
+  /** The game log in chrome.storage.local, read as the popup and the panel read it (src/shared/game-log.ts). */
+  async storedLog(): Promise<GameLog> {
+    return readStoredLog(await this.inExtension((keys) => chrome.storage.local.get(keys), [...GAME_LOG_KEYS]));
+  }
+
+  /** Store `games` as the game log, each in its part, and nothing else of it (empty: no game log at all). */
+  async setStoredGames(games: readonly GameRecord[]): Promise<void> {
+    const parts: Record<string, GameRecord[]> = {};
+    for (const game of games) (parts[gamesChunkKey(chunkOf(game))] ??= []).push(game);
+    await this.inExtension(
+      async ([keys, items]) => {
+        await chrome.storage.local.remove([...keys]);
+        await chrome.storage.local.set(items);
+      },
+      [[...GAME_LOG_KEYS], parts] as const,
+    );
   }
 
   /** The tab id of the (only) tab whose URL starts with `urlPrefix`. */

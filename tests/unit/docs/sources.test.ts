@@ -39,7 +39,7 @@ describe("PRIVACY.md's list of what is kept", () => {
 
   it('the scan finds the writes it must (settings, the history, the run statuses)', () => {
     expect(written).toContain('storage.local settings');
-    expect(written).toContain('storage.local games');
+    expect(written).toContain('storage.local games:<chunk>');
     expect(written).toContain('storage.session status:<tabId>');
     expect(written.size).toBeGreaterThanOrEqual(10);
   });

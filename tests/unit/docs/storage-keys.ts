@@ -70,26 +70,40 @@ function keysOf(expression: ts.Expression, context: Context, at: ts.Node): strin
   while (ts.isParenthesizedExpression(e) || ts.isAsExpression(e)) e = e.expression;
   if (ts.isConditionalExpression(e)) return [...keysOf(e.whenTrue, context, at), ...keysOf(e.whenFalse, context, at)];
   if (ts.isIdentifier(e)) return keysOfIdentifier(e.text, context, at);
+  const entries = mappedEntries(e);
+  if (entries) return [computedKey(entries, context)];
   if (!ts.isObjectLiteralExpression(e)) throw new Error(`${context.path}: a storage write whose keys the docs test cannot read: ${e.getText()}`);
   return e.properties.flatMap((property) => {
     if (ts.isSpreadAssignment(property)) return keysOf(property.expression, context, at);
     if (!ts.isPropertyAssignment(property) && !ts.isShorthandPropertyAssignment(property)) throw new Error(`${context.path}: cannot read ${property.getText()}`);
     const name = property.name;
     if (ts.isIdentifier(name) || ts.isStringLiteral(name)) return [name.text];
-    if (ts.isComputedPropertyName(name)) {
-      const inner = name.expression;
-      if (ts.isIdentifier(inner)) {
-        const text = constantText(inner.text);
-        if (text !== null) return [text];
-      }
-      if (ts.isCallExpression(inner) && ts.isIdentifier(inner.expression)) {
-        const pattern = keyFunctionPattern(inner.expression.text);
-        if (pattern !== null) return [pattern];
-      }
-      throw new Error(`${context.path}: a storage key the docs test cannot resolve: ${name.getText()} (declare it as a string constant or a function returning a template)`);
-    }
+    if (ts.isComputedPropertyName(name)) return [computedKey(name.expression, context)];
     throw new Error(`${context.path}: cannot read ${property.getText()}`);
   });
+}
+
+/** A computed key: a string constant, or a call of a function that makes a key (`[statusKey(tabId)]`). */
+function computedKey(inner: ts.Expression, context: Context): string {
+  if (ts.isIdentifier(inner)) {
+    const text = constantText(inner.text);
+    if (text !== null) return text;
+  }
+  if (ts.isCallExpression(inner) && ts.isIdentifier(inner.expression)) {
+    const pattern = keyFunctionPattern(inner.expression.text);
+    if (pattern !== null) return pattern;
+  }
+  throw new Error(`${context.path}: a storage key the docs test cannot resolve: ${inner.getText()} (declare it as a string constant or a function returning a template)`);
+}
+
+/** `Object.fromEntries(list.map((…) => [KEY, value]))`: the KEY expression (one key, or a key function's keys). */
+function mappedEntries(e: ts.Expression): ts.Expression | null {
+  if (!ts.isCallExpression(e) || e.expression.getText() !== 'Object.fromEntries' || e.arguments.length !== 1) return null;
+  const [mapped] = e.arguments;
+  if (!ts.isCallExpression(mapped) || !ts.isPropertyAccessExpression(mapped.expression) || mapped.expression.name.text !== 'map') return null;
+  const [fn] = mapped.arguments;
+  if (!fn || !ts.isArrowFunction(fn) || !ts.isArrayLiteralExpression(fn.body) || fn.body.elements.length !== 2) return null;
+  return fn.body.elements[0];
 }
 
 /** An identifier that holds an object: a const in scope, or a parameter (followed to the calls in the file). */

@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ASIDE_STORAGE_KEY, GAMES_STORAGE_KEY } from '../../../src/shared/game-log';
+import { gamesChunkKey } from '../../../src/shared/game-log-parts';
 import { followLog } from '../../../src/ui/log-follower';
 import type { StoredLog } from '../../../src/ui/log-follower';
 
@@ -26,36 +27,39 @@ describe('followLog', () => {
     vi.useFakeTimers();
     const storage = fakeStorage();
     const taken: StoredLog[] = [];
-    followLog({ games: ['a'], aside: ['x'] }, (log) => taken.push(log), 500);
+    const [zero, seven] = [gamesChunkKey(0), gamesChunkKey(7)];
+    followLog({ [zero]: ['a'], [seven]: ['s'], [ASIDE_STORAGE_KEY]: ['x'] }, (log) => taken.push(log), 500);
     expect(taken).toEqual([]);
 
-    storage.emit({ [GAMES_STORAGE_KEY]: { newValue: ['a', 'b'] } }, 'local');
-    expect(taken).toEqual([{ games: ['a', 'b'], aside: ['x'] }]);
+    // A change carries the parts it changed: the others are kept.
+    storage.emit({ [zero]: { newValue: ['a', 'b'] } }, 'local');
+    expect(taken).toEqual([{ [zero]: ['a', 'b'], [seven]: ['s'], [ASIDE_STORAGE_KEY]: ['x'] }]);
 
-    for (let n = 3; n <= 10; n++) storage.emit({ [GAMES_STORAGE_KEY]: { newValue: Array.from({ length: n }, String) } }, 'local');
+    for (let n = 3; n <= 10; n++) storage.emit({ [zero]: { newValue: Array.from({ length: n }, String) } }, 'local');
     storage.emit({ [ASIDE_STORAGE_KEY]: { newValue: [] } }, 'local');
     expect(taken).toHaveLength(1);
     vi.advanceTimersByTime(499);
     expect(taken).toHaveLength(1);
     vi.advanceTimersByTime(1);
     expect(taken).toHaveLength(2);
-    expect(taken[1]).toEqual({ games: Array.from({ length: 10 }, String), aside: [] });
+    expect(taken[1]).toEqual({ [zero]: Array.from({ length: 10 }, String), [seven]: ['s'], [ASIDE_STORAGE_KEY]: [] });
 
-    // Quiet for an interval: nothing more is taken, and the next change is taken at once again.
+    // Quiet for an interval: nothing more is taken, and the next change is taken at once again (a part
+    // removed, an earlier version's whole log written).
     vi.advanceTimersByTime(2_000);
     expect(taken).toHaveLength(2);
-    storage.emit({ [GAMES_STORAGE_KEY]: { oldValue: ['0'] } }, 'local');
+    storage.emit({ [seven]: { oldValue: ['s'] }, [GAMES_STORAGE_KEY]: { newValue: ['old'] } }, 'local');
     expect(taken).toHaveLength(3);
-    expect(taken[2]).toEqual({ games: undefined, aside: [] });
+    expect(taken[2]).toEqual({ [zero]: Array.from({ length: 10 }, String), [seven]: undefined, [GAMES_STORAGE_KEY]: ['old'], [ASIDE_STORAGE_KEY]: [] });
   });
 
   it('ignores other keys and other storage areas', () => {
     vi.useFakeTimers();
     const storage = fakeStorage();
     const taken: StoredLog[] = [];
-    followLog({ games: [], aside: [] }, (log) => taken.push(log), 500);
+    followLog({}, (log) => taken.push(log), 500);
     storage.emit({ settings: { newValue: {} } }, 'local');
-    storage.emit({ [GAMES_STORAGE_KEY]: { newValue: ['session'] } }, 'session');
+    storage.emit({ [gamesChunkKey(0)]: { newValue: ['session'] } }, 'session');
     vi.advanceTimersByTime(1_000);
     expect(taken).toEqual([]);
   });
