@@ -43,10 +43,15 @@ export function networkInUse(file: string | null, strategy: StrategyName, option
   return used ? file : null;
 }
 
+/** Decode a network file with Node's native zlib (several times faster than the engine's JavaScript inflater). */
+export function decodeNetworkFile(file: string): Network {
+  return decodeNetwork(readFileSync(file), (bytes) => inflateSync(bytes));
+}
+
 /** Read a network file with Node's native zlib; a bad file is an error naming it. */
 function readNetworkFile(file: string): Network {
   try {
-    return decodeNetwork(readFileSync(file), (bytes) => inflateSync(bytes));
+    return decodeNetworkFile(file);
   } catch (error) {
     throw new Error(`cannot use the network ${file}: ${error instanceof Error ? error.message : String(error)}`);
   }

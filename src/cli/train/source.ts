@@ -12,10 +12,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { decodeNetwork, describeNetworkFile } from '../../engine/network/format';
+import { describeNetworkFile } from '../../engine/network/format';
 import type { Network } from '../../engine/network/format';
 import { UsageError } from '../args';
 import { readCheckpointHeader } from './checkpoint';
+import { decodeNetworkFile } from '../network';
 import type { CheckpointHeader } from './checkpoint';
 
 /**
@@ -60,7 +61,7 @@ export type TrainingSource = CheckpointSource | NetworkSource | { readonly kind:
 function readNetworkSource(file: string, why: string): NetworkSource {
   let network: Network;
   try {
-    network = decodeNetwork(readFileSync(file));
+    network = decodeNetworkFile(file);
   } catch (error) {
     throw new UsageError(`${file}: ${error instanceof Error ? error.message : String(error)}`);
   }
