@@ -3,7 +3,7 @@ const MAX_SOLVER_WORKERS = 4;
 /**
  * At most this many workers where they cannot share one memory (Firefox: the host is not cross-origin isolated),
  * since each then holds a copy of the learned network: 256 MiB of weights with two stages, plus its table. Four
- * copies would take over a GiB; two took 828 MiB PSS in Firefox (docs/network-in-the-extension.md).
+ * copies would take over a GiB; two took 862–915 MiB PSS in Firefox (docs/network-in-the-extension.md).
  */
 const MAX_WORKERS_WITH_COPIES = 2;
 
