@@ -184,7 +184,35 @@ export async function openExtensionWindow(browser: ExtensionBrowser, path: strin
     browser.context.waitForEvent('page', { predicate: (p: Page) => p.url() === url }),
     worker.evaluate((u) => chrome.windows.create({ url: u, type: 'popup', width: 420, height: 640 }).then(() => true), url),
   ]);
-  await page.waitForLoadState('load');
+  await waitForDocumentLoad(page);
   await page.setViewportSize({ width: 420, height: 640 });
   return page;
+}
+
+/**
+ * Wait until `page`'s document has loaded, by either witness: Playwright's `load` event or the document's
+ * own `readyState`. A popup window the extension opens can finish loading before Playwright attaches to it;
+ * Playwright then never sees `load` (CI, load 13 on 2 cores: "networkidle" fired, `load` never did, 30 s),
+ * while the document itself says it is complete. A document that really stays unloaded fails with its state.
+ */
+export async function waitForDocumentLoad(page: Page, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let state = 'unknown';
+  const seen = page.waitForLoadState('load', { timeout: timeoutMs }).then(
+    () => true,
+    () => false,
+  );
+  let loaded = false;
+  void seen.then((v) => {
+    loaded ||= v;
+  });
+  while (!loaded && Date.now() < deadline) {
+    if (page.isClosed()) throw new Error(`${page.url()} was closed while it loaded`);
+    const pause = new Promise<void>((resolve) => setTimeout(resolve, 250));
+    const asked = page.evaluate(() => document.readyState).catch(() => state);
+    state = (await Promise.race([asked, pause.then(() => state)])) as string;
+    if (state === 'complete') return;
+    await Promise.race([seen, pause]);
+  }
+  if (!loaded) throw new Error(`${page.url()} did not load within ${timeoutMs} ms (its document.readyState: ${state})`);
 }
