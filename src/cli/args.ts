@@ -4,6 +4,8 @@
  * Every bad input becomes a UsageError; `runCli` prints it as ONE line `error: ...` on stderr and exits
  * with status 2. `--help` prints the command's usage on stdout and exits 0.
  */
+import { realpathSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { STRATEGY_NAMES } from '../engine/types';
 import type { StrategyName } from '../engine/types';
@@ -160,3 +162,20 @@ export async function runCli(usage: string, main: () => Promise<void>, io: CliIo
   io.exit(code);
   return code;
 }
+
+/**
+ * Whether the module at `moduleUrl` (its `import.meta.url`) is the command node was started with (`tsx
+ * src/cli/bench.ts`), not a module imported by another (the unit tests run a command's `cli` in their own
+ * process: its bad input costs no start of node).
+ */
+export function isEntryPoint(moduleUrl: string, argv1: string | undefined = process.argv[1]): boolean {
+  if (argv1 === undefined) return false;
+  let path = argv1;
+  try {
+    path = realpathSync(argv1);
+  } catch {
+    // Not a file (node -e, a REPL): compared as given.
+  }
+  return pathToFileURL(path).href === moduleUrl;
+}
+

@@ -11,7 +11,8 @@ import { parseStartBoards } from './board';
 import { gameSeeds } from './seeds';
 import type { GameResult } from './stats';
 import { DEFAULT_TIME_MS } from '../engine/limits';
-import { ParsedArgs, UsageError, parseCommandLine, runCli } from './args';
+import { ParsedArgs, UsageError, parseCommandLine, isEntryPoint, runCli } from './args';
+import type { CliIo } from './args';
 import { runGamesInWorkers, settingsOfGame } from './bench-pool';
 import type { BenchProgress, RunGamesOptions } from './bench-pool';
 import type { GameSettings } from './game';
@@ -296,8 +297,8 @@ async function runGamesOnThreads(options: Omit<RunGamesOptions, 'jobs'>, threads
   }
 }
 
-async function main(): Promise<void> {
-  const args = parseCommandLine(process.argv.slice(2), OPTIONS);
+async function main(argv: readonly string[]): Promise<void> {
+  const args = parseCommandLine(argv, OPTIONS);
   if (args.has('positions')) await positionsBench(args, STRENGTH_ONLY);
   else {
     if (args.has('limit')) throw new UsageError('--limit applies only with --positions');
@@ -305,4 +306,9 @@ async function main(): Promise<void> {
   }
 }
 
-await runCli(USAGE, main);
+/** `npm run bench -- ARGS`: its exit status, its output through `io` (usage and errors; the work writes to the process). */
+export function cli(argv: readonly string[], io?: CliIo): Promise<number> {
+  return runCli(USAGE, () => main(argv), io);
+}
+
+if (isEntryPoint(import.meta.url)) await cli(process.argv.slice(2));

@@ -7,7 +7,8 @@
  * game and prints the summary (exit 0), as does the game's end.
  */
 import { MAX_SPLIT_THREADS, maxTile } from '../engine/index';
-import { UsageError, parseCommandLine, runCli } from './args';
+import { UsageError, parseCommandLine, isEntryPoint, runCli } from './args';
+import type { CliIo } from './args';
 import { formatBoard } from './board';
 import { playGame } from './game';
 import type { GameSettings, GameState } from './game';
@@ -83,8 +84,8 @@ class Screen {
   }
 }
 
-async function main(): Promise<void> {
-  const args = parseCommandLine(process.argv.slice(2), OPTIONS);
+async function main(argv: readonly string[]): Promise<void> {
+  const args = parseCommandLine(argv, OPTIONS);
   const strategy = args.strategy();
   const engine = engineFrom(args);
   const network = networkFileFrom(args);
@@ -165,4 +166,9 @@ async function main(): Promise<void> {
   );
 }
 
-await runCli(USAGE, main);
+/** `npm run play -- ARGS`: its exit status, its output through `io` (usage and errors; the work writes to the process). */
+export function cli(argv: readonly string[], io?: CliIo): Promise<number> {
+  return runCli(USAGE, () => main(argv), io);
+}
+
+if (isEntryPoint(import.meta.url)) await cli(process.argv.slice(2));

@@ -6,7 +6,8 @@
  */
 import { DIRECTIONS, estimateChance, getStrategy } from '../engine/index';
 import type { ChanceEstimate, SearchOptions } from '../engine/index';
-import { UsageError, parseCommandLine, runCli } from './args';
+import { UsageError, parseCommandLine, isEntryPoint, runCli } from './args';
+import type { CliIo } from './args';
 import { MAX_SIDE, MIN_SIDE, formatBoard, parseBoard } from './board';
 import { ENGINE_OPTION_SPECS, engineFrom, useEngine } from './engine';
 import { NETWORK_HELP, NETWORK_OPTION_SPECS, networkFileFrom, networkInUse, useNetwork } from './network';
@@ -67,8 +68,8 @@ function formatValue(value: number): string {
   return Math.abs(value) >= 1000 ? formatNumber(value, 1) : value.toFixed(4);
 }
 
-async function main(): Promise<void> {
-  const args = parseCommandLine(process.argv.slice(2), OPTIONS);
+async function main(argv: readonly string[]): Promise<void> {
+  const args = parseCommandLine(argv, OPTIONS);
   const boardText = args.string('board');
   if (boardText === undefined) throw new UsageError('--board is required (e.g. --board "0,2,2,4,0,0,0,0,0,0,0,0,0,0,0,2")');
   const rows = args.int('rows', { min: MIN_SIDE, max: MAX_SIDE });
@@ -110,4 +111,9 @@ async function main(): Promise<void> {
   }
 }
 
-await runCli(USAGE, main);
+/** `npm run solve -- ARGS`: its exit status, its output through `io` (usage and errors; the work writes to the process). */
+export function cli(argv: readonly string[], io?: CliIo): Promise<number> {
+  return runCli(USAGE, () => main(argv), io);
+}
+
+if (isEntryPoint(import.meta.url)) await cli(process.argv.slice(2));

@@ -1,7 +1,12 @@
+import { symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { temporaryDir } from './run-cli';
 import {
   HelpRequested,
   UsageError,
+  isEntryPoint,
   oneLine,
   parseCommandLine,
   parseIntegerOption,
@@ -149,5 +154,24 @@ describe('search options read from the strategy descriptors', () => {
     expect(text).toContain('| network |');
     expect(text).toContain('montecarlo (--playouts, --time-ms)');
     expect(text).toMatch(/\| random$/);
+  });
+});
+
+describe('isEntryPoint', () => {
+  const bench = fileURLToPath(new URL('../../../src/cli/bench.ts', import.meta.url));
+  const url = pathToFileURL(bench).href;
+  const tmp = temporaryDir();
+
+  it('is true for the file node was started with, also through a symbolic link', () => {
+    expect(isEntryPoint(url, bench)).toBe(true);
+    const link = join(tmp, 'bench.ts');
+    symlinkSync(bench, link);
+    expect(isEntryPoint(url, link)).toBe(true);
+  });
+
+  it('is false for a module imported by another, and without a script (node -e)', () => {
+    expect(isEntryPoint(url, fileURLToPath(new URL('../../../src/cli/play.ts', import.meta.url)))).toBe(false);
+    expect(isEntryPoint(url, undefined)).toBe(false);
+    expect(isEntryPoint(url, '[eval]')).toBe(false);
   });
 });

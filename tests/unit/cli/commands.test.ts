@@ -10,7 +10,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { ROOT, TIMEOUT_MS, expectUsageError, gameLines, lastLine, run, temporaryDir } from './run-cli';
+import { ROOT, TIMEOUT_MS, expectUsageError, gameLines, lastLine, run, runHere, temporaryDir } from './run-cli';
 
 // A test may start the command line several times (each start loads tsx and may decode the network: seconds
 // on a busy 2-core machine), so each test gets room for a few of them.
@@ -162,12 +162,12 @@ describe('commands that work', () => {
   it('bench --start names the line of a bad board and a board of another size', async () => {
     const file = join(tmp, 'bad-starts.txt');
     writeFileSync(file, '# boards\n0 2 2 4 0 0 0 0 0 0 0 0 0 0 0 2\n0 2 3 4 0 0 0 0 0 0 0 0 0 0 0 2\n');
-    expectUsageError(await run('bench', ['--start', file]), /bad-starts\.txt:3: cell \(row 0, col 2\) holds 3: not 0 or a power of two/);
+    expectUsageError(await runHere('bench', ['--start', file]), /bad-starts\.txt:3: cell \(row 0, col 2\) holds 3: not 0 or a power of two/);
     writeFileSync(file, '0 2 2 4 0 0 0 0 2\n');
-    expectUsageError(await run('bench', ['--start', file]), /bad-starts\.txt:1: a 3x3 board, the bench plays 4x4/);
+    expectUsageError(await runHere('bench', ['--start', file]), /bad-starts\.txt:1: a 3x3 board, the bench plays 4x4/);
     writeFileSync(file, '# nothing\n');
-    expectUsageError(await run('bench', ['--start', file]), /bad-starts\.txt: no boards/);
-    expectUsageError(await run('bench', ['--start', join(tmp, 'none.txt')]), /cannot read .*none\.txt: no such file/);
+    expectUsageError(await runHere('bench', ['--start', file]), /bad-starts\.txt: no boards/);
+    expectUsageError(await runHere('bench', ['--start', join(tmp, 'none.txt')]), /cannot read .*none\.txt: no such file/);
   });
 
   it('bench --reference plays with the reference configuration (the depth rule, no clock)', async () => {

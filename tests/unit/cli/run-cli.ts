@@ -1,13 +1,15 @@
 /**
  * The command line as a user runs it, for the tests of its commands (commands.test.ts, usage.test.ts): `npm run
  * <command> -- <args>` is node with tsx's loader (`node --import tsx`, what the `tsx` command starts after a node
- * process of its own, saved here), in a child process.
+ * process of its own, saved here), in a child process (`run`); or the command's `cli` in the test's own process
+ * (`runHere`), for bad input, which the command rejects before it does any work.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, expect } from 'vitest';
+import type { CliIo } from '../../../src/cli/args';
 
 export const ROOT = resolve(__dirname, '../../..');
 /** The most one start of the command line may take. */
@@ -19,7 +21,7 @@ export interface RunResult {
 }
 
 /** Run `npm run <command> -- <args>`: its exit status and its output. */
-export function run(command: 'play' | 'solve' | 'bench', args: readonly string[]): Promise<RunResult> {
+export function run(command: Command, args: readonly string[]): Promise<RunResult> {
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, `src/cli/${command}.ts`), ...args], {
       cwd: ROOT,
@@ -42,6 +44,28 @@ export function run(command: 'play' | 'solve' | 'bench', args: readonly string[]
       done({ status, stdout, stderr });
     });
   });
+}
+
+export type Command = 'play' | 'solve' | 'bench';
+const COMMANDS = {
+  bench: () => import('../../../src/cli/bench'),
+  play: () => import('../../../src/cli/play'),
+  solve: () => import('../../../src/cli/solve'),
+} as const satisfies Record<Command, () => Promise<{ cli(argv: readonly string[], io?: CliIo): Promise<number> }>>;
+
+/** `npm run <command> -- <args>` in this process: its exit status and what it printed through its io. */
+export async function runHere(command: Command, args: readonly string[]): Promise<RunResult> {
+  let stdout = '';
+  let stderr = '';
+  let status: number | null = null;
+  const io: CliIo = {
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+    exit: (code) => (status = code),
+  };
+  const returned = await (await COMMANDS[command]()).cli(args, io);
+  expect(returned).toBe(status);
+  return { status, stdout, stderr };
 }
 
 function withoutColor(): NodeJS.ProcessEnv {

@@ -1,16 +1,16 @@
 /**
- * The three commands as a user runs them (tsx in a child process: run-cli.ts), given bad input: one `error:`
- * line on stderr and exit status 2; and their usage. play and bench check every option before they load the
- * core and the network, so a usage error costs a start of tsx only.
+ * The three commands given bad input: one `error:` line on stderr and exit status 2; and their usage. play and
+ * bench check every option before they load the core and the network.
  *
- * One command at a time within the file (two at a time, tried, starved the tests of the other worker). The
- * commands that work are in commands.test.ts: a file each, so that the unit tier's two workers share them
- * (one file of both took 6 minutes of a loaded npm test on its own, the other worker long done).
+ * Each case runs the command's `cli` in this process (what `npm run <command>` runs after node has started:
+ * the same parsing, the same error line, the same status), so the table costs no start of node each; the
+ * process itself (its stderr, its exit status) is checked by starting each command as a user does (tsx in a
+ * child process: run-cli.ts) with one bad input and with --help. The commands that work: commands.test.ts.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { TIMEOUT_MS, expectUsageError, run, temporaryDir } from './run-cli';
+import { TIMEOUT_MS, expectUsageError, run, runHere, temporaryDir } from './run-cli';
 
 vi.setConfig({ testTimeout: 3 * TIMEOUT_MS });
 const tmp = temporaryDir();
@@ -46,7 +46,7 @@ describe('bad input: one error line, exit status 2', () => {
     ['bench', ['--strategy', 'random', '--games', '2', '--first-game', '0'], /--first-game must be .*1/],
     ['bench', ['--positions', 'tests/fixtures/reference/expectimax-positions.tsv', '--first-game', '2'], /--first-game does not apply with --positions/],
   ] as const)('%s %j', async (command, args, message) => {
-    expectUsageError(await run(command, args), message);
+    expectUsageError(await runHere(command, args), message);
   });
 
   it('bench --positions names the line of a malformed file', async () => {
@@ -55,7 +55,17 @@ describe('bad input: one error line, exit status 2', () => {
       file,
       '# comment\nboard\tup\tdown\tleft\tright\tup_execs\tdown_execs\tleft_execs\tright_execs\tbest\n0,2\t1\t1\t1\t1\t1\t1\t1\t1\tup\n',
     );
-    expectUsageError(await run('bench', ['--positions', file]), /bad\.tsv: line 3: board has 2 values/);
+    expectUsageError(await runHere('bench', ['--positions', file]), /bad\.tsv: line 3: board has 2 values/);
+  });
+});
+
+describe('as a user runs them (a process each): the error line on its stderr, exit status 2', () => {
+  it.each([
+    ['solve', ['--board', '0,2,2,4,0,0,0,0,0,0,0,0,0,0,0'], /15 values/],
+    ['play', ['--seed', 'abc'], /--seed must be an integer/],
+    ['bench', ['--games', '2.5'], /--games must be an integer/],
+  ] as const)('%s %j', async (command, args, message) => {
+    expectUsageError(await run(command, args), message);
   });
 });
 
