@@ -20,6 +20,10 @@ export function browserTier(include: string | readonly string[], exclude: readon
       hookTimeout: 60_000,
       fileParallelism: false,
       pool: 'forks',
+      // The files of a lane share one process's modules (playwright-core, puppeteer-core, zod, the harness) instead
+      // of importing them again each: ~0.7 CPU s a file (4 files: 20.0 → 17.1 CPU s). Nothing of the harness keeps
+      // state at module level; each file starts and closes its own browser.
+      isolate: false,
     },
   };
 }
