@@ -3,15 +3,24 @@
  * the popup or the panel opens, when a command comes and at a search, found again through
  * runtime.getContexts after a service-worker restart (the document outlives this worker), created again
  * when it closed itself after idling.
+ *
+ * A search right after the document's last answer skips the look (a round trip to the browser each move of a
+ * run): the document closes itself only after OFFSCREEN_IDLE_CLOSE_MS without requests, so it is still there.
+ * After a longer quiet, or when a request finds nobody (it crashed), the document is looked for again first.
  */
 import { browser } from '../platform/runtime';
 import { DeliveryError } from '../shared/protocol';
 import { send } from '../platform/messaging';
+import { OFFSCREEN_IDLE_CLOSE_MS } from '../solver/host';
 import type { SolverHost } from '../solver/host';
 
 const OFFSCREEN_PATH = 'src/offscreen/offscreen.html';
 
 let creating: Promise<void> | null = null;
+/** When the document last answered a search (ms, Date.now()); null: not since this worker started, or it went away. */
+let answeredAt: number | null = null;
+/** A search this soon after the last answer finds the document without looking (half its idle time: a margin). */
+const KNOWN_ALIVE_MS = OFFSCREEN_IDLE_CLOSE_MS / 2;
 
 async function offscreenExists(): Promise<boolean> {
   const contexts = await browser.runtime.getContexts({
@@ -46,12 +55,18 @@ async function ensureOffscreenDocument(): Promise<void> {
 export const offscreenSolverHost: SolverHost = {
   async solve(request) {
     for (let attempt = 0; ; attempt++) {
-      await ensureOffscreenDocument();
+      if (answeredAt === null || Date.now() - answeredAt > KNOWN_ALIVE_MS) await ensureOffscreenDocument();
       try {
-        return await send('offscreen/solve', request);
+        const reply = await send('offscreen/solve', request);
+        answeredAt = Date.now();
+        return reply;
       } catch (err) {
-        // The document closed itself (idle) between the check and the message: create it again once.
-        if (attempt === 0 && err instanceof DeliveryError && err.transient) continue;
+        if (err instanceof DeliveryError && err.transient) {
+          // Nobody answered: the document closed itself (idle) between the check and the message, or crashed.
+          // Look for it (create it) again, once.
+          answeredAt = null;
+          if (attempt === 0) continue;
+        }
         throw err;
       }
     }

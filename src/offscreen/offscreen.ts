@@ -11,9 +11,8 @@ import type { Grid, MoveChoice } from '../engine/index';
 import { statusMessage } from '../shared/status-message';
 import type { StatusMessage } from '../shared/status-message';
 import { listen, send } from '../platform/messaging';
+import { OFFSCREEN_IDLE_CLOSE_MS } from '../solver/host';
 import { createWorkerPool } from '../solver/worker-pool';
-
-const OFFSCREEN_IDLE_CLOSE_MS = 60_000;
 
 const pool = createWorkerPool((status) => void send('solver/network', { status }).catch(() => undefined));
 // The document is made for searching (at the latest by the first one): its workers start now, each loading its core.

@@ -12,6 +12,9 @@
 import type { ReplyOf, RequestOf } from '../shared/messages';
 import type { SolverPool } from './pool';
 
+/** Chrome's offscreen document closes itself after this long without a request (and no search running). */
+export const OFFSCREEN_IDLE_CLOSE_MS = 60_000;
+
 export interface SolverHost {
   /** Search `request.board`; resolves with the move (and a note when it came from a fallback). */
   solve(request: RequestOf<'offscreen/solve'>): Promise<ReplyOf<'offscreen/solve'>>;
