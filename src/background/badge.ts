@@ -23,3 +23,24 @@ export function badgeFor(status: RunStatus | null): Badge {
   if (status.state === 'won') return { text: shortTile(status.bestTile), color: '#edc22e' };
   return { text: '', color: '#8f7a66' };
 }
+
+/**
+ * The badge last set on each tab, so that a run's statuses (one or more a move) set it only when it changes:
+ * two calls to the browser a status otherwise. A tab's entry is forgotten when its page goes (a tab's badge
+ * does not outlive its page) and when setting it failed.
+ */
+export class ShownBadges {
+  private readonly shown = new Map<number, string>();
+
+  /** Whether `badge` differs from what `tabId` shows; notes it as shown. */
+  changed(tabId: number, badge: Badge): boolean {
+    const key = `${badge.text}\n${badge.color}`;
+    if (this.shown.get(tabId) === key) return false;
+    this.shown.set(tabId, key);
+    return true;
+  }
+
+  forget(tabId: number): void {
+    this.shown.delete(tabId);
+  }
+}

@@ -20,7 +20,7 @@ import { deleteOldTables } from './old-data';
 import { endedDocumentKey, readStatus, statusDocumentKey, statusKey, tabsWithStatus } from '../shared/run-status-store';
 import { NETWORK_STATUS_KEY } from '../shared/network-status';
 import type { NetworkStatus } from '../shared/network-status';
-import { badgeFor } from './badge';
+import { ShownBadges, badgeFor } from './badge';
 import { errorStatus, injectionError, statusAfterPageEnd, stoppedGameRecord, toggleCommand } from './run-status';
 import { statusMessage } from '../shared/status-message';
 import type { PageEnd } from './run-status';
@@ -55,13 +55,17 @@ async function saveStatus(tabId: number, status: RunStatus, extra: Record<string
   await liveGames.note(tabId, status, Date.now());
 }
 
+const shownBadges = new ShownBadges();
+
 async function showBadge(tabId: number, status: RunStatus | null): Promise<void> {
   const badge = badgeFor(status);
+  if (!shownBadges.changed(tabId, badge)) return;
   try {
     await browser.action.setBadgeText({ tabId, text: badge.text });
     if (badge.text) await browser.action.setBadgeBackgroundColor({ tabId, color: badge.color });
   } catch {
     // The tab may be gone already.
+    shownBadges.forget(tabId);
   }
 }
 
@@ -274,10 +278,12 @@ browser.storage.onChanged.addListener((changes, area) => {
 
 browser.tabs.onUpdated.addListener((tabId, changeInfo) => {
   if (changeInfo.status !== 'loading') return;
+  shownBadges.forget(tabId);
   void onPageEnd(tabId, changeInfo.url ? 'left' : 'reloaded');
 });
 
 browser.tabs.onRemoved.addListener((tabId) => {
+  shownBadges.forget(tabId);
   void onPageEnd(tabId, 'closed');
 });
 

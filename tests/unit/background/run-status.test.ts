@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SITE_GAMES_CAP, addGame, readGames, readLog } from '../../../src/shared/game-log';
 import { readStatus, statusKey } from '../../../src/shared/run-status-store';
-import { badgeFor, shortTile } from '../../../src/background/badge';
+import { ShownBadges, badgeFor, shortTile } from '../../../src/background/badge';
 import { errorStatus, injectionError, statusAfterPageEnd, stoppedGameRecord, toggleCommand } from '../../../src/background/run-status';
 import { GameRecordSchema, RunStatusSchema } from '../../../src/shared/messages';
 import type { GameRecord, RunStatus } from '../../../src/shared/messages';
@@ -87,6 +87,20 @@ describe('badge', () => {
     expect(badgeFor({ ...IDLE, state: 'error' }).text).toBe('!');
     expect(badgeFor(IDLE).text).toBe('');
     expect(badgeFor(null).text).toBe('');
+  });
+
+  it('is set again only when it changes, per tab, and after its tab forgot it', () => {
+    const shown = new ShownBadges();
+    expect(shown.changed(1, badgeFor(RUNNING))).toBe(true);
+    // The next moves of the run: the same badge, nothing to set; another tab has its own.
+    expect(shown.changed(1, badgeFor({ ...RUNNING, moves: RUNNING.moves + 1 }))).toBe(false);
+    expect(shown.changed(2, badgeFor(RUNNING))).toBe(true);
+    expect(shown.changed(1, badgeFor({ ...RUNNING, bestTile: 256 }))).toBe(true);
+    // The same text in another colour (won, after playing at 256) is a change too.
+    expect(shown.changed(1, badgeFor({ ...IDLE, state: 'won', bestTile: 256 }))).toBe(true);
+    // The page went: the badge is set again, whatever it was.
+    shown.forget(1);
+    expect(shown.changed(1, badgeFor({ ...IDLE, state: 'won', bestTile: 256 }))).toBe(true);
   });
 
   it('fits every tile in four characters', () => {
