@@ -15,7 +15,8 @@ import { encodeNetwork, quantise } from '../engine/network/format';
 import type { Network, WeightEncoding } from '../engine/network/format';
 import { SHAPE_NAMES, shapeId, weightCount } from '../engine/network/shapes';
 import type { ShapeName } from '../engine/network/shapes';
-import { UsageError, parseCommandLine, runCli } from './args';
+import { UsageError, isEntryPoint, parseCommandLine, runCli } from './args';
+import type { CliIo } from './args';
 import { THREAD_STATE_BYTES, readIntoMemory, writeCheckpoint } from './train/checkpoint';
 import { chooseSource, committedNetworkFile, defaultTrainingDir, progressOf } from './train/source';
 import type { TrainingSource } from './train/source';
@@ -333,5 +334,9 @@ async function train(options: TrainOptions, command: string): Promise<void> {
   process.stdout.write(`train: ${formatNumber(episodes)} episodes, ${formatNumber(moves)} moves; ${played ? `checkpoint ${options.checkpoint}, ` : ''}network ${options.out}\n`);
 }
 
-const argv = process.argv.slice(2);
-await runCli(USAGE, () => train(parseOptions(argv), `npm run train${argv.length > 0 ? ` -- ${argv.join(' ')}` : ''}`));
+/** `npm run train -- ARGS`: its exit status, its usage and errors through `io` (the training writes to the process). */
+export function cli(argv: readonly string[], io?: CliIo): Promise<number> {
+  return runCli(USAGE, () => train(parseOptions(argv), `npm run train${argv.length > 0 ? ` -- ${argv.join(' ')}` : ''}`), io);
+}
+
+if (isEntryPoint(import.meta.url)) await cli(process.argv.slice(2));

@@ -46,11 +46,12 @@ export function run(command: Command, args: readonly string[]): Promise<RunResul
   });
 }
 
-export type Command = 'play' | 'solve' | 'bench';
+export type Command = 'play' | 'solve' | 'bench' | 'train';
 const COMMANDS = {
   bench: () => import('../../../src/cli/bench'),
   play: () => import('../../../src/cli/play'),
   solve: () => import('../../../src/cli/solve'),
+  train: () => import('../../../src/cli/train'),
 } as const satisfies Record<Command, () => Promise<{ cli(argv: readonly string[], io?: CliIo): Promise<number> }>>;
 
 /** `npm run <command> -- <args>` in this process: its exit status and what it printed through its io. */

@@ -12,6 +12,7 @@ import { decodeNetwork } from '../../../src/engine/network/format';
 import { instantiateTrainer } from '../../../src/cli/train/protocol';
 import { readCheckpointHeader } from '../../../src/cli/train/checkpoint';
 import { TRAIN_WASM_FILE } from '../../../src/cli/wasm-files';
+import { runHere } from './run-cli';
 
 const ROOT = resolve(__dirname, '../../..');
 const TSX = join(ROOT, 'node_modules/.bin/tsx');
@@ -190,20 +191,21 @@ describe('npm run train', () => {
     expect(existsSync(`${file}.ckpt.tmp`)).toBe(false);
   });
 
-  it('refuses bad input with one line', () => {
+  it('refuses bad input with one line', async () => {
+    // As a user runs it (a process: its stderr, its exit status), then in this process (no start of node each).
     const two = train(['--resume', 'a.ckpt', '--from', 'b.ntn']);
     expect(two.status).toBe(2);
     expect(two.stderr).toMatch(/^error: give one of --resume, --from and --fresh/);
-    const badFrom = train(['--from', join(tmp, 'missing.ntn'), '--out', join(tmp, 'z.ntn')]);
+    const badFrom = await runHere('train', ['--from', join(tmp, 'missing.ntn'), '--out', join(tmp, 'z.ntn')]);
     expect(badFrom.status).toBe(2);
     expect(badFrom.stderr.trim().split('\n')).toHaveLength(1);
     expect(badFrom.stderr).toMatch(/missing\.ntn/);
-    const shape = train(['--network', '9x9', '--out', join(tmp, 'x.ntn')]);
+    const shape = await runHere('train', ['--network', '9x9', '--out', join(tmp, 'x.ntn')]);
     expect(shape.status).toBe(2);
     expect(shape.stderr).toMatch(/^error: --network must be one of 4x6, 4x4/);
     const notCheckpoint = join(tmp, 'not.ckpt');
     writeFileSync(notCheckpoint, 'hello');
-    const resume = train(['--resume', notCheckpoint, '--out', join(tmp, 'y.ntn')]);
+    const resume = await runHere('train', ['--resume', notCheckpoint, '--out', join(tmp, 'y.ntn')]);
     expect(resume.status).toBe(1);
     expect(resume.stderr.trim().split('\n')).toHaveLength(1);
     expect(resume.stderr).toMatch(/not a trainer checkpoint/);
