@@ -11,7 +11,8 @@
  *       `--method shipped` judges the curves in src/engine/chance-curve.ts; --bootstrap N adds how much each
  *       tenth's difference moves over N redraws of the measure games (the noise any method is judged through);
  *       --plot FILE.png draws the (last) method's reliability as bench/chance.ts measure --plot does. --measure
- *       may be given again: the games of several measure runs (other seeds) judged together, none twice.
+ *       may be given again: the games of several measure runs (other seeds) judged together, none twice; so may
+ *       --fit: the curves fitted on several runs together, none of their games judged.
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -24,10 +25,6 @@ import type { ChanceCurve } from '../src/engine/chance';
 
 interface Saved {
   readonly games: readonly { seed: number; maxTile: number; raw: readonly (readonly [number, string, number, number, number])[] }[];
-}
-
-function load(file: string): ChanceGame[] {
-  return loadAll([file]);
 }
 
 /** The games of several saved runs together; a game (seed) in two of them, or in the fit games, is refused. */
@@ -113,10 +110,10 @@ const METHODS = [8, 16, 32, 64].flatMap((bins) => [15, 30, 60, 120].flatMap((min
 function main(): void {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
-    options: { fit: { type: 'string' }, measure: { type: 'string', multiple: true }, folds: { type: 'string' }, method: { type: 'string', multiple: true }, bootstrap: { type: 'string' }, plot: { type: 'string' } },
+    options: { fit: { type: 'string', multiple: true }, measure: { type: 'string', multiple: true }, folds: { type: 'string' }, method: { type: 'string', multiple: true }, bootstrap: { type: 'string' }, plot: { type: 'string' } },
   });
   if (!values.fit) throw new Error('--fit FILE.json is needed');
-  const fitGames = load(values.fit);
+  const fitGames = loadAll(values.fit);
   const methods = values.method ?? METHODS;
   if (positionals[0] === 'cv') {
     const k = Number(values.folds ?? 4);
@@ -147,7 +144,7 @@ function main(): void {
   }
   if (positionals[0] === 'judge') {
     if (!values.measure) throw new Error('--measure FILE.json is needed');
-    const measureGames = loadAll(values.measure, seedsOf(values.fit));
+    const measureGames = loadAll(values.measure, new Set(values.fit.flatMap((file) => [...seedsOf(file)])));
     process.stdout.write(`judged on ${measureGames.length} games of ${values.measure.join(', ')}\n`);
     for (const text of methods) {
       const { minGames, method } = parseMethod(text);

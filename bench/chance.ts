@@ -12,7 +12,8 @@
  *   --save FILE.json (fit, measure): also writes each game's raw records (every position's feature at 1/64 of a
  *       unit per curve key, for the next milestone and the one after, with the game's best tile) for refitting
  *       offline (bench/chance-offline.ts).
- *   --from FILE.json (fit): fits the curves from games a --save wrote (same network) instead of playing.
+ *   --from FILE.json (fit, repeatable): fits the curves from games a --save wrote (same network) instead of playing;
+ *       several runs (other seeds) fit together, none twice.
  *   npx tsx bench/chance.ts cost [--moves 3000] [--time-ms 100]
  *       what the meter adds to a move of the autopilot: one one-ply game's positions, each estimated (CPU
  *       time per estimate) and, for every 100th, searched by expectimax at the budget (the workers' order:
@@ -140,7 +141,7 @@ async function main(): Promise<void> {
       network: { type: 'string' },
       plot: { type: 'string' },
       save: { type: 'string' },
-      from: { type: 'string' },
+      from: { type: 'string', multiple: true },
       json: { type: 'boolean' },
       moves: { type: 'string' },
       'time-ms': { type: 'string' },
@@ -155,19 +156,31 @@ async function main(): Promise<void> {
   }
   const jobs = Number(values.jobs ?? availableParallelism());
   if (command === 'fit') {
-    const saved = values.from ? (JSON.parse(readFileSync(values.from, 'utf8')) as SavedGames) : null;
-    const games = saved ? saved.games.length : Number(values.games ?? 4000);
-    const seed = saved ? saved.seed : Number(values.seed ?? 41000);
     let results: ChanceGame[];
-    if (values.from) results = loadSaved(values.from, network);
-    else {
+    let fittedOn: string;
+    if (values.from) {
+      // Several saved runs (other seeds) fit together; a game in two of them is refused.
+      const runs = values.from.map((file) => ({ file, saved: JSON.parse(readFileSync(file, 'utf8')) as SavedGames }));
+      const seen = new Set<number>();
+      for (const { file, saved } of runs) {
+        for (const game of saved.games) {
+          if (seen.has(game.seed)) throw new Error(`game seed ${game.seed} (${file}) is in two of the runs given`);
+          seen.add(game.seed);
+        }
+      }
+      results = runs.flatMap(({ file }) => loadSaved(file, network));
+      fittedOn = `${results.length} one-ply network games, seeds ${runs.map(({ saved }) => `${saved.seed} (${saved.games.length})`).join(', ')}`;
+    } else {
+      const games = Number(values.games ?? 4000);
+      const seed = Number(values.seed ?? 41000);
       const played = await play('fit', games, seed, jobs, network, values.save !== undefined);
       if (values.save) save(values.save, 'fit', seed, network, played);
       results = played;
+      fittedOn = `${games} one-ply network games, seed ${seed}`;
     }
     const curves = fitCurves(results);
     const identity = networkIdentity(network);
-    writeFileSync(CURVE_FILE, curveSource({ network: identity, fittedOn: `${games} one-ply network games, seed ${seed}`, curves }));
+    writeFileSync(CURVE_FILE, curveSource({ network: identity, fittedOn, curves }));
     process.stdout.write(`fit: ${Object.keys(curves).length} curves (${Object.keys(curves).join(', ')}) for network ${identity.slice(0, 12)}… written to src/engine/chance-curve.ts\n`);
     return;
   }
