@@ -195,7 +195,7 @@ export async function openExtensionWindow(browser: ExtensionBrowser, path: strin
  * Playwright then never sees `load` (CI, load 13 on 2 cores: "networkidle" fired, `load` never did, 30 s),
  * while the document itself says it is complete. A document that really stays unloaded fails with its state.
  */
-export async function waitForDocumentLoad(page: Page, timeoutMs = 60_000): Promise<void> {
+async function waitForDocumentLoad(page: Page, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let state = 'unknown';
   const seen = page.waitForLoadState('load', { timeout: timeoutMs }).then(
