@@ -196,16 +196,32 @@ async function stopRun(tabId: number, settings: Settings): Promise<ReplyOf<'popu
  */
 async function fromEndedDocument(tabId: number, documentId: string | undefined): Promise<boolean> {
   if (!documentId) return false;
-  const key = endedDocumentKey(tabId);
-  const ended = (await browser.storage.session.get(key))[key];
-  if (ended !== documentId) return false;
+  if ((await endedDocumentOf(tabId)) !== documentId) return false;
   try {
     await send('content/ping', {}, { tabId, documentId });
-    await browser.storage.session.remove(key);
+    endedDocuments.set(tabId, null);
+    await browser.storage.session.remove(endedDocumentKey(tabId));
     return false;
   } catch {
     return true;
   }
+}
+
+/**
+ * Per tab, the document whose run ended with a navigation (null: none): the background is the one writer of
+ * storage.session's endedDocumentKey, so it keeps what it wrote here and reads the storage only once per tab
+ * after it started (a status or two arrive each move: a read each, before).
+ */
+const endedDocuments = new Map<number, string | null>();
+
+async function endedDocumentOf(tabId: number): Promise<string | null> {
+  if (!endedDocuments.has(tabId)) {
+    const key = endedDocumentKey(tabId);
+    const stored: unknown = (await browser.storage.session.get(key))[key];
+    // A write while the storage was read is newer than what it held.
+    if (!endedDocuments.has(tabId)) endedDocuments.set(tabId, typeof stored === 'string' ? stored : null);
+  }
+  return endedDocuments.get(tabId) ?? null;
 }
 
 const statusThrottle = new StatusThrottle();
@@ -250,11 +266,15 @@ async function onPageEnd(tabId: number, end: PageEnd): Promise<void> {
   const now = Date.now();
   const record = stoppedGameRecord(status, now);
   if (end === 'closed') {
+    endedDocuments.delete(tabId);
     await browser.storage.session.remove([statusKey(tabId), docKey, endedDocumentKey(tabId)]);
   } else {
     const rewritten = statusAfterPageEnd(status, end, now);
     const documentId: unknown = items[docKey];
-    if (rewritten) await saveStatus(tabId, rewritten, typeof documentId === 'string' ? { [endedDocumentKey(tabId)]: documentId } : {});
+    if (rewritten) {
+      if (typeof documentId === 'string') endedDocuments.set(tabId, documentId);
+      await saveStatus(tabId, rewritten, typeof documentId === 'string' ? { [endedDocumentKey(tabId)]: documentId } : {});
+    }
   }
   // The content script records its game on pagehide; this is the fallback when it could not.
   if (record) await gameLog.record(record, { fallback: true });
