@@ -12,9 +12,15 @@ useE2ESession((started) => {
   session = started;
 });
 
-/** Record the `args` of every chrome.scripting.executeScript call the service worker makes from now on. */
+/**
+ * Record the `args` of every chrome.scripting.executeScript call the service worker makes from now on. Called
+ * just before the command that injects: the recorder lives in the worker's global scope, so a worker that idled
+ * out and started again in between would inject unrecorded (seen once at load 5–11). The call to storage resets
+ * the worker's idle timer, and `recordedByThisWorker` tells afterwards whether the same worker did the work.
+ */
 async function recordInjections(): Promise<void> {
-  await session.inExtension(() => {
+  await session.inExtension(async () => {
+    await chrome.storage.session.get(null);
     const scope = self as unknown as { __e2eInjectionArgs?: unknown[][]; __e2eMainWorld?: string[]; __e2eWrapped?: boolean };
     scope.__e2eInjectionArgs = [];
     scope.__e2eMainWorld = [];
@@ -28,6 +34,11 @@ async function recordInjections(): Promise<void> {
       return original(injection);
     };
   }, null);
+}
+
+/** Whether the service worker now running is the one recordInjections wrapped (it did not start again since). */
+async function recordedByThisWorker(): Promise<boolean> {
+  return session.inExtension(() => (self as unknown as { __e2eWrapped?: boolean }).__e2eWrapped === true, null);
 }
 
 async function injectionArgs(): Promise<string[]> {
@@ -80,9 +91,9 @@ describe('the bridge and the page', () => {
   });
 
   it('a hostile page that patches built-ins and watches mutations neither learns the secret nor steers a move', async () => {
-    await recordInjections();
     const game = await session.openGame('/e2e-pages/hostile/');
     const popup = await session.openPopup(game.tabId);
+    await recordInjections();
     await clickButton(popup, 'Solve');
     const played = await session.waitForStatus(game.tabId, (s) => s.moves >= 20 || s.state === 'error' || s.state === 'over', {
       what: '20 moves on the hostile page',
@@ -100,7 +111,7 @@ describe('the bridge and the page', () => {
     expect(hostile.mutations.filter((m) => m.startsWith('HTML @'))).toEqual([]);
     // What runs in the main world, as built: one function, no zod in it.
     const mainWorld = await session.inExtension(() => (self as unknown as { __e2eMainWorld?: string[] }).__e2eMainWorld ?? [], null);
-    expect(mainWorld.length).toBeGreaterThan(0);
+    expect(mainWorld.length, `no injection into the main world recorded; the recording worker still runs: ${await recordedByThisWorker()}`).toBeGreaterThan(0);
     for (const source of mainWorld) {
       expect(source).not.toMatch(/^files:/);
       expect(source).not.toMatch(/zod/i);
