@@ -142,7 +142,11 @@ describe('at 2048: stop', () => {
         what: 'the won state',
         timeoutMs: 60_000,
       });
-      expect(status.state, JSON.stringify(status.message ?? '')).toBe('won');
+      // Said in full when it fails (seen once: a game over before the 2048 at depth 2, unexplained): the moves,
+      // the desyncs, what valued them and the board the run saw last, beside the page's own.
+      const { state, moves, desyncs, evaluation, bestTile, board, message } = status;
+      const seen = JSON.stringify({ state, moves, desyncs, evaluation, bestTile, board: board?.cells, message, page: await probeWin(game.page) });
+      expect(status.state, seen).toBe('won');
       expect(status.running).toBe(false);
       expect(status.bestTile).toBeGreaterThanOrEqual(2048);
       await waitForPopupText(popup, 'Won!', { timeoutMs: 5_000 });
