@@ -29,10 +29,10 @@
  * Values from the learned network spread wider: a move's value is its score plus the network's estimate of
  * all the score still to come, and a move that breaks the board's order loses a good part of that. The same
  * script with the network the extension ships (`npx tsx bench/grade-spread.ts --strategy expectimax --network
- * models/4x6.ntn`, every 15th position of the seeded game to 2048; the two-stage network of 2026-12-07, 227
- * non-best moves): expectimax median 0.25 %, 75th 22 %, 90th 31 %, 95th 38 % (scale 3); the network strategy
- * (one look ahead) median 1.1 %, 75th 46 %, 90th 73 %, 95th 81 % (scale 8) — as the one-stage network's (90th
- * 32 % and 78 %), so the scales stay. A choice says what valued it (`evaluation`), and grades use its scale;
+ * models/4x6.ntn`, every 15th position of the seeded game to 2048; the two-stage network of 2026-12-08, 512 228
+ * episodes, 222 non-best moves): expectimax median 0.33 %, 75th 18 %, 90th 31 %, 95th 39 % (scale 3); the
+ * network strategy (one look ahead) median 1.7 %, 75th 47 %, 90th 74 %, 95th 79 % (scale 8) — as the earlier
+ * networks' (90th 31 % and 73 % at 417 340 episodes, 32 % and 78 % with one stage), so the scales stay. A choice says what valued it (`evaluation`), and grades use its scale;
  * the network strategy without a network plays greedy's one look ahead on the heuristic (scale 1).
  *
  * Accuracy of one move = 100 × (1 − min(1, loss / blunder threshold)): 100 for the best move, 0 for a
