@@ -55,17 +55,26 @@ async function expectTabsAt(path: string, count: number): Promise<TabInfo[]> {
   return tabs;
 }
 
-/** The Puppeteer page of the (last) tab at `path`. */
+/**
+ * The Puppeteer page of the (last) tab at `path`. Looked for again until it answers: a tab the add-on has just
+ * opened can be listed before its page answers an evaluation (CI, load 14: the tab was there, no page said so).
+ */
 async function pageAt(path: string): Promise<Page> {
   const url = `moz-extension://${uuid}/${path}`;
-  for (const page of (await ext!.browser.pages()).reverse()) {
-    const href = await page.evaluate(() => location.href).catch(() => '');
-    if (href.startsWith(url)) {
-      await waitFor(() => page.evaluate(() => document.readyState), (state) => state === 'complete', { what: `${path} loaded`, timeoutMs: 10_000 });
-      return page;
-    }
-  }
-  throw new Error(`no page at ${path}`);
+  const found = await waitFor(
+    async () => {
+      for (const page of (await ext!.browser.pages()).reverse()) {
+        const href = await page.evaluate(() => location.href).catch(() => '');
+        if (href.startsWith(url)) return page;
+      }
+      return null;
+    },
+    (page) => page !== null,
+    { what: `a page at ${path}`, timeoutMs: 15_000 },
+  );
+  const page = found as Page;
+  await waitFor(() => page.evaluate(() => document.readyState), (state) => state === 'complete', { what: `${path} loaded`, timeoutMs: 10_000 });
+  return page;
 }
 
 /** The popup (for the control tab), and its update line. */
